@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Segmance",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "segmance", targets: ["segmance"]),
+        .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // The pure core: rules of the appliance. Standard library only.
+        .target(name: "SegmanceCore"),
+        // Pure input decoding: edges -> presses / detents -> core events.
+        .target(name: "SegmanceControls", dependencies: ["SegmanceCore"]),
+        // Pure screen: state -> character frame.
+        .target(name: "SegmanceScreen", dependencies: ["SegmanceCore"]),
+        // The render function shared by the real-time thread and the twin.
+        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore"]),
+
+        // C libraries, each wrapped once.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr",
+                       providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .target(name: "SndFile", dependencies: ["CSndFile"]),
+        .target(name: "Soxr", dependencies: ["CSoxr"]),
+        .target(name: "ALSA", dependencies: ["CALSA"]),
+
+        // Sticks, manifests, decoding and conversion to the output format.
+        .target(name: "SegmanceMedia", dependencies: [
+            "SegmanceCore", "SndFile", "Soxr",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
+        .target(name: "SegmanceSim", dependencies: [
+            "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
+            "SegmanceMedia", "SndFile",
+        ]),
+        .executableTarget(name: "segmance", dependencies: [
+            "SegmanceSim", "SegmanceMedia", "ALSA",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "SegmanceBench", dependencies: [
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim",
+        ]),
+
+        .testTarget(name: "SegmanceCoreTests", dependencies: ["SegmanceCore"]),
+        .testTarget(name: "SegmanceControlsTests", dependencies: ["SegmanceControls"]),
+        .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
+        .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
+        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia"]),
+    ]
+)

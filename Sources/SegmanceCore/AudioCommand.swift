@@ -1,0 +1,69 @@
+/// The slice of decoded PCM that makes one part: `length` frames from `start`.
+public struct PartAudio: Equatable, Hashable, Sendable {
+    public var audio: AudioReference
+    public var start: FramePosition
+    public var length: FramePosition
+    public init(audio: AudioReference, start: FramePosition, length: FramePosition) {
+        self.audio = audio
+        self.start = start
+        self.length = length
+    }
+}
+
+/// A loop region the audio side wraps at, exactly at `range.upperBound`.
+public struct LoopRegion: Equatable, Sendable {
+    public var range: Range<FramePosition>
+    /// Seconds of countdown ticks before each repeat; 0 = wrap seamlessly.
+    public var countdownBeforeRepeat: Int
+    public init(range: Range<FramePosition>, countdownBeforeRepeat: Int = 0) {
+        self.range = range
+        self.countdownBeforeRepeat = countdownBeforeRepeat
+    }
+}
+
+/// What the core asks the audio side to do. Commands are applied in order, at a period
+/// boundary. Every command carries an epoch (see `Effect.audio`); reports the audio side
+/// sends back are stamped with the epoch of the last command it applied, so the core
+/// can ignore reports that were already on their way before a command took effect.
+public enum AudioCommand: Equatable, Sendable {
+    /// Make this part the one that sounds. Output goes silent (ramped) until `play`.
+    case load(PartAudio)
+    /// Start at `from`, after `countdown` seconds of ticks (0 = at once).
+    case play(from: FramePosition, countdown: Int)
+    /// Ramp out and hold the position.
+    case pause
+    /// Ramp out, cancel any countdown, forget the position.
+    case stop
+    /// Continue from another frame (crossfaded while playing).
+    case seek(to: FramePosition)
+    /// Wrap at the end of this region, or play through when nil.
+    case setLoop(LoopRegion?)
+    /// The part to continue with, seamlessly, when this one ends; nil = stop at the end.
+    case setNext(PartAudio?)
+    /// Output gain in percent, 0...100.
+    case setVolume(Int)
+}
+
+/// What the audio side reports back, stamped with an epoch.
+public struct AudioReport: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// A countdown tick sounded; `remaining` ticks follow it (0 = the accented last one).
+        case countdownTick(remaining: Int)
+        /// Audio started sounding at this part-relative frame (after any countdown).
+        case started(at: FramePosition)
+        /// Where playback is now (part-relative frames).
+        case position(FramePosition)
+        /// The part played to its end and nothing follows: output is silent.
+        case partEnded
+        /// The part ended and the queued next part took over seamlessly.
+        case advanced
+        /// A loop wrapped from its end back to its start.
+        case looped
+    }
+    public var epoch: UInt32
+    public var kind: Kind
+    public init(epoch: UInt32, _ kind: Kind) {
+        self.epoch = epoch
+        self.kind = kind
+    }
+}

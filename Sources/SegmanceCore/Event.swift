@@ -1,0 +1,35 @@
+/// The logical controls of the appliance. `select` is the encoder's push switch.
+public enum Button: String, CaseIterable, Hashable, Sendable {
+    case play, prev, next, loop, select
+}
+
+/// Something that happened. Time enters only as timestamps and frame positions.
+public enum Event: Equatable, Sendable {
+    case buttonPressed(Button)
+    case buttonLongPressed(Button)
+    case buttonDoublePressed(Button)
+    /// Encoder detents, acceleration already applied; positive is clockwise.
+    case encoderTurned(Int)
+    /// The monotonic clock, in nanoseconds. Expires messages, drives the marquee.
+    case clock(Int64)
+    /// A report from the audio side.
+    case audio(AudioReport)
+    /// The set of routines available changed (a stick was loaded, a library opened).
+    case routinesLoaded([Routine])
+    /// Something to tell the performer (stick found, a problem, import progress).
+    case notice(Notice)
+}
+
+/// A message for the screen, shown for a while.
+public struct Notice: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case info, problem, progress }
+    public var kind: Kind
+    public var lines: [String]
+    /// How long it stays, in nanoseconds.
+    public var duration: Int64
+    public init(_ kind: Kind, _ lines: [String], duration: Int64 = 3_000_000_000) {
+        self.kind = kind
+        self.lines = lines
+        self.duration = duration
+    }
+}

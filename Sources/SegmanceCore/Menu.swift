@@ -1,0 +1,28 @@
+/// The menu, opened with the encoder push. The encoder moves, push selects, long push goes back.
+public struct Menu: Equatable, Sendable {
+    public enum Item: String, CaseIterable, Equatable, Sendable {
+        case routines = "Routines"
+        case countdown = "Countdown"
+        case countdownBeforeRepeat = "Count on repeat"
+        case atPartEnd = "At part end"
+        case volume = "Volume"
+    }
+
+    public enum Page: Equatable, Sendable {
+        /// The list of `Item`s.
+        case main
+        /// The routine list; the cursor is a routine index.
+        case routines
+        /// Changing the value of an item with the encoder.
+        case editing(Item)
+    }
+
+    public var page: Page
+    /// Index of the highlighted row of the page.
+    public var cursor: Int
+
+    public init(page: Page = .main, cursor: Int = 0) {
+        self.page = page
+        self.cursor = cursor
+    }
+}

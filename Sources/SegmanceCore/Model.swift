@@ -1,0 +1,87 @@
+/// A position or a duration in frames at the output rate. Never floating seconds.
+public typealias FramePosition = Int64
+
+/// A user-named category of moves ("Dance", "Juggle", "Transition", …).
+public struct MoveType: Hashable, Sendable {
+    public var name: String
+    public init(_ name: String) { self.name = name }
+}
+
+/// A unit of action within a part. `cue` is the frame (part-relative) at which the
+/// move is due; moves without a cue are shown in order.
+public struct Move: Equatable, Sendable {
+    public var type: MoveType
+    public var name: String
+    public var note: String
+    public var cue: FramePosition?
+
+    public init(type: MoveType, name: String, note: String = "", cue: FramePosition? = nil) {
+        self.type = type
+        self.name = name
+        self.note = note
+        self.cue = cue
+    }
+}
+
+/// An A–B loop inside a part, in part-relative frames. Always `b > a`.
+public struct ABLoop: Equatable, Hashable, Sendable {
+    public var a: FramePosition
+    public var b: FramePosition
+    public init(a: FramePosition, b: FramePosition) {
+        self.a = a
+        self.b = b
+    }
+}
+
+/// Names decoded PCM the audio side can resolve (a file path in the twin,
+/// a content hash in the library).
+public struct AudioReference: Hashable, Sendable, CustomStringConvertible {
+    public var id: String
+    public init(_ id: String) { self.id = id }
+    public var description: String { id }
+}
+
+/// A segment of the music: its own audio (a whole file or a cut of one) and its moves.
+public struct Part: Equatable, Sendable {
+    public var title: String
+    public var audio: AudioReference
+    /// Cut points in frames of the decoded source; nil = the whole source.
+    public var range: Range<FramePosition>?
+    /// Length of the part in frames (equals `range.count` when cut).
+    public var length: FramePosition
+    public var moves: [Move]
+    /// A loop saved with the part (from the manifest or learned on the device);
+    /// it is armed whenever the part is entered.
+    public var savedLoop: ABLoop?
+
+    public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
+                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil) {
+        self.title = title
+        self.audio = audio
+        self.range = range
+        self.length = length
+        self.moves = moves
+        self.savedLoop = savedLoop
+    }
+
+    /// What the audio side needs to play this part.
+    public var playable: PartAudio {
+        PartAudio(audio: audio, start: range?.lowerBound ?? 0, length: length)
+    }
+}
+
+/// A performance: a title, a subtitle and ordered parts.
+public struct Routine: Equatable, Sendable {
+    public var title: String
+    public var subtitle: String
+    /// Countdown in seconds set by the routine's manifest; nil leaves the setting alone.
+    public var countdown: Int?
+    public var parts: [Part]
+
+    public init(title: String, subtitle: String = "", countdown: Int? = nil, parts: [Part]) {
+        self.title = title
+        self.subtitle = subtitle
+        self.countdown = countdown
+        self.parts = parts
+    }
+}

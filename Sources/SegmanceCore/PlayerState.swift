@@ -1,0 +1,109 @@
+/// Where the transport is.
+public enum Transport: Equatable, Sendable {
+    case stopped
+    case paused
+    /// Ticks are sounding; playback starts when they end.
+    case countingDown(Countdown)
+    case playing
+}
+
+/// A countdown in progress.
+public struct Countdown: Equatable, Sendable {
+    /// What the transport returns to if the countdown is cancelled.
+    public enum Origin: Equatable, Sendable { case stopped, paused, playing }
+    /// Seconds still to count, as shown ("3", "2", "1").
+    public var remaining: Int
+    public var origin: Origin
+    public init(remaining: Int, origin: Origin) {
+        self.remaining = remaining
+        self.origin = origin
+    }
+}
+
+/// The loop in force. The part loop and the A–B loop exclude each other.
+public enum LoopMode: Equatable, Sendable {
+    case off
+    /// The whole part repeats.
+    case part
+    /// A is marked; the next LOOP press marks B.
+    case markedA(FramePosition)
+    /// The A–B loop is on.
+    case ab(ABLoop)
+}
+
+/// What the screen shows when no menu or message is up.
+public enum View: Equatable, Sendable {
+    case nowPlaying
+    case moves
+}
+
+/// A notice on screen until `until` (monotonic ns).
+public struct ShownNotice: Equatable, Sendable {
+    public var notice: Notice
+    public var until: Int64
+    public init(notice: Notice, until: Int64) {
+        self.notice = notice
+        self.until = until
+    }
+}
+
+/// Everything the appliance knows. Owned by the control loop, changed only by `reduce`.
+public struct PlayerState: Equatable, Sendable {
+    /// Output frames per second; all positions are counted at this rate.
+    public var sampleRate: Int64
+    public var routines: [Routine]
+    /// Index into `routines`; nil while there is none.
+    public var routineIndex: Int?
+    public var partIndex: Int
+    public var transport: Transport
+    /// Part-relative frame of playback (the engine's, as last reported).
+    public var position: FramePosition
+    public var loop: LoopMode
+    public var settings: Settings
+    public var menu: Menu?
+    public var view: View
+    public var notice: ShownNotice?
+    /// The monotonic clock (ns) as of the last `.clock` event.
+    public var now: Int64
+    /// The epoch of the last timeline command sent to the audio side.
+    public var epoch: UInt32
+
+    public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
+                routines: [Routine] = []) {
+        self.sampleRate = sampleRate
+        self.routines = routines
+        self.routineIndex = routines.isEmpty ? nil : 0
+        self.partIndex = 0
+        self.transport = .stopped
+        self.position = 0
+        self.loop = .off
+        self.settings = settings
+        self.menu = nil
+        self.view = .nowPlaying
+        self.notice = nil
+        self.now = 0
+        self.epoch = 0
+    }
+
+    /// The routine in use, if any.
+    public var routine: Routine? {
+        guard let routineIndex, routines.indices.contains(routineIndex) else { return nil }
+        return routines[routineIndex]
+    }
+
+    /// The part in use, if any.
+    public var part: Part? {
+        guard let routine, routine.parts.indices.contains(partIndex) else { return nil }
+        return routine.parts[partIndex]
+    }
+
+    /// The index of the move to show: the last one whose cue has come, else the first.
+    public var currentMoveIndex: Int? {
+        guard let part, !part.moves.isEmpty else { return nil }
+        var current = 0
+        for (i, move) in part.moves.enumerated() {
+            if let cue = move.cue, cue <= position { current = i }
+        }
+        return current
+    }
+}

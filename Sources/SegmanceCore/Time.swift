@@ -1,0 +1,9 @@
+/// Formats part positions for a character display.
+public enum Clock {
+    /// "m:ss" for a frame count (truncated to the second), e.g. 65.5 s -> "1:05".
+    public static func minutesSeconds(_ frames: FramePosition, sampleRate: Int64) -> String {
+        let seconds = max(0, frames) / max(1, sampleRate)
+        let s = seconds % 60
+        return "\(seconds / 60):\(s < 10 ? "0" : "")\(s)"
+    }
+}
