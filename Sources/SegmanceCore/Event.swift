@@ -5,6 +5,8 @@ public enum Button: String, CaseIterable, Hashable, Sendable {
 
 /// Something that happened. Time enters only as timestamps and frame positions.
 public enum Event: Equatable, Sendable {
+    /// The appliance came up: the audio side learns the settings.
+    case booted
     case buttonPressed(Button)
     case buttonLongPressed(Button)
     case buttonDoublePressed(Button)

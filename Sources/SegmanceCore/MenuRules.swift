@@ -1,0 +1,75 @@
+/// The menu's rules: encoder push opens and selects, long push goes back, turning moves.
+enum MenuRules {
+    static func select(long: Bool, _ state: inout PlayerState) -> [Effect] {
+        guard var menu = state.menu else {
+            if !long { state.menu = Menu() }
+            return []
+        }
+        switch menu.page {
+        case .main:
+            if long {
+                state.menu = nil
+                return []
+            }
+            let item = Menu.Item.allCases[menu.cursor]
+            menu = item == .routines
+                ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
+                : Menu(page: .editing(item), cursor: 0)
+            state.menu = menu
+            return []
+        case .routines:
+            if long || state.routines.isEmpty {
+                state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: .routines)!)
+                return []
+            }
+            state.menu = nil
+            // Loading the routine's first part silences whatever was sounding.
+            return Player.enterRoutine(menu.cursor, &state)
+        case .editing(let item):
+            state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
+            return []
+        }
+    }
+
+    static func turn(_ detents: Int, _ state: inout PlayerState) -> [Effect] {
+        guard var menu = state.menu, detents != 0 else { return [] }
+        switch menu.page {
+        case .main:
+            menu.cursor = clamp(menu.cursor + detents, 0, Menu.Item.allCases.count - 1)
+            state.menu = menu
+            return []
+        case .routines:
+            menu.cursor = clamp(menu.cursor + detents, 0, max(0, state.routines.count - 1))
+            state.menu = menu
+            return []
+        case .editing(let item):
+            return edit(item, by: detents, &state)
+        }
+    }
+
+    private static func edit(_ item: Menu.Item, by detents: Int, _ state: inout PlayerState) -> [Effect] {
+        let up = detents > 0
+        switch item {
+        case .routines:
+            return []
+        case .countdown:
+            let choices = Settings.countdownChoices
+            let i = choices.firstIndex(of: state.settings.countdown) ?? 0
+            state.settings.countdown = choices[clamp(i + detents, 0, choices.count - 1)]
+            return Player.loopEffects(&state)
+        case .countdownBeforeRepeat:
+            state.settings.countdownBeforeRepeat = up
+            return Player.loopEffects(&state)
+        case .atPartEnd:
+            state.settings.atPartEnd = up ? .next : .stop
+            return Player.loopEffects(&state)
+        case .volume:
+            let volume = clamp(state.settings.volume + detents * Settings.volumeStep, 0, 100)
+            guard volume != state.settings.volume else { return [] }
+            state.settings.volume = volume
+            return [.audio(.setVolume(volume), epoch: state.epoch)]
+        }
+    }
+
+    private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }
+}

@@ -1,0 +1,342 @@
+/// The rules of the appliance: `reduce(&state, event) -> [Effect]`. No I/O, no clock.
+public enum Player {
+    /// PREV restarts the part instead of going back once playback is this far in.
+    public static let restartThresholdSeconds: Int64 = 3
+    /// An encoder detent seeks this far.
+    public static let seekSecondsPerDetent: Int64 = 1
+    /// B must be at least this long after A (milliseconds), so markers never cross.
+    public static let minimumLoopMilliseconds: Int64 = 500
+    /// How long short "you can't do that" hints stay on screen.
+    public static let hintDuration: Int64 = 1_500_000_000
+
+    /// Applies one event to the state and returns what the edges must do.
+    public static func reduce(_ state: inout PlayerState, _ event: Event) -> [Effect] {
+        switch event {
+        case .booted:
+            return [.audio(.setVolume(state.settings.volume), epoch: state.epoch)]
+        case .clock(let now):
+            state.now = now
+            if let shown = state.notice, now >= shown.until { state.notice = nil }
+            return []
+        case .notice(let notice):
+            show(notice, in: &state)
+            return []
+        case .routinesLoaded(let routines):
+            return routinesLoaded(routines, &state)
+        case .audio(let report):
+            return audio(report, &state)
+        case .buttonDoublePressed(.select):
+            if state.menu != nil {
+                // Two quick clicks in a menu are two selections.
+                return reduce(&state, .buttonPressed(.select)) + reduce(&state, .buttonPressed(.select))
+            }
+            state.view = state.view == .nowPlaying ? .moves : .nowPlaying
+            return []
+        case .buttonDoublePressed(let button):
+            return reduce(&state, .buttonPressed(button))
+        case .buttonPressed(.select), .buttonLongPressed(.select):
+            return MenuRules.select(long: event == .buttonLongPressed(.select), &state)
+        case .encoderTurned(let detents):
+            if state.menu != nil { return MenuRules.turn(detents, &state) }
+            return seek(byDetents: detents, &state)
+        case .buttonPressed(let button):
+            return press(button, &state)
+        case .buttonLongPressed(let button):
+            return longPress(button, &state)
+        }
+    }
+
+    // MARK: - Buttons
+
+    private static func press(_ button: Button, _ state: inout PlayerState) -> [Effect] {
+        guard let part = state.part else {
+            show(Notice(.info, ["No routines", "Insert a stick"]), in: &state)
+            return []
+        }
+        switch button {
+        case .play:
+            return togglePlay(&state)
+        case .prev:
+            if state.position > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
+                return restartPart(&state)
+            }
+            return enterPart(state.partIndex - 1, &state)
+        case .next:
+            guard let routine = state.routine, state.partIndex + 1 < routine.parts.count else {
+                hint("Last part", &state)
+                return []
+            }
+            return enterPart(state.partIndex + 1, &state)
+        case .loop:
+            return markLoop(part, &state)
+        case .select:
+            return []
+        }
+    }
+
+    private static func longPress(_ button: Button, _ state: inout PlayerState) -> [Effect] {
+        guard state.part != nil, let routineIndex = state.routineIndex else { return [] }
+        switch button {
+        case .play:
+            state.transport = .stopped
+            state.position = loopStart(state)
+            return [.audio(.stop, epoch: bumpEpoch(&state))]
+        case .prev:
+            guard routineIndex > 0 else {
+                hint("First routine", &state)
+                return []
+            }
+            return enterRoutine(routineIndex - 1, &state)
+        case .next:
+            guard routineIndex + 1 < state.routines.count else {
+                hint("Last routine", &state)
+                return []
+            }
+            return enterRoutine(routineIndex + 1, &state)
+        case .loop:
+            // The part loop and the A–B loop exclude each other.
+            state.loop = state.loop == .part ? .off : .part
+            return loopEffects(&state)
+        case .select:
+            return []
+        }
+    }
+
+    // MARK: - Transport
+
+    private static func togglePlay(_ state: inout PlayerState) -> [Effect] {
+        switch state.transport {
+        case .stopped, .paused:
+            let origin: Countdown.Origin = state.transport == .paused ? .paused : .stopped
+            return start(from: state.position, origin: origin, &state)
+        case .countingDown(let countdown):
+            // PLAY during a countdown cancels it: there is only ever one.
+            state.transport = countdown.origin == .stopped ? .stopped : .paused
+            return [.audio(.stop, epoch: bumpEpoch(&state))]
+        case .playing:
+            state.transport = .paused
+            return [.audio(.pause, epoch: bumpEpoch(&state))]
+        }
+    }
+
+    /// Starts playback at `position`, through the countdown when one is set.
+    private static func start(from position: FramePosition, origin: Countdown.Origin,
+                              _ state: inout PlayerState) -> [Effect] {
+        let seconds = state.settings.countdown
+        state.position = position
+        state.transport = seconds > 0
+            ? .countingDown(Countdown(remaining: seconds, origin: origin)) : .playing
+        return [.audio(.play(from: position, countdown: seconds), epoch: bumpEpoch(&state))]
+    }
+
+    /// Back to the start of the part (A inside an A–B loop); a jump while playing counts in again.
+    private static func restartPart(_ state: inout PlayerState) -> [Effect] {
+        let target = loopStart(state)
+        switch state.transport {
+        case .playing, .countingDown:
+            return start(from: target, origin: .playing, &state)
+        case .paused, .stopped:
+            state.position = target
+            return []
+        }
+    }
+
+    // MARK: - Parts and routines
+
+    /// Makes part `index` of the current routine the one that sounds. The transport carries
+    /// over: playing (or counting down) starts the new part with the countdown, paused stops.
+    private static func enterPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+        let wasRunning: Bool
+        switch state.transport {
+        case .playing, .countingDown: wasRunning = true
+        case .paused, .stopped: wasRunning = false
+        }
+        var effects = loadPart(index, &state)
+        if wasRunning {
+            effects += start(from: state.position, origin: .stopped, &state)
+        }
+        return effects
+    }
+
+    /// Selects a part, stopped at its start, and tells the audio side.
+    private static func loadPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+        guard let routine = state.routine, routine.parts.indices.contains(index) else { return [] }
+        let part = routine.parts[index]
+        state.partIndex = index
+        state.transport = .stopped
+        state.loop = part.savedLoop.map(LoopMode.ab) ?? .off
+        state.position = loopStart(state)
+        let epoch = bumpEpoch(&state)
+        return [.audio(.load(part.playable), epoch: epoch)] + loopEffects(&state)
+    }
+
+    static func enterRoutine(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+        guard state.routines.indices.contains(index) else { return [] }
+        state.routineIndex = index
+        let routine = state.routines[index]
+        if let countdown = routine.countdown { state.settings.countdown = countdown }
+        show(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
+                    duration: hintDuration), in: &state)
+        return loadPart(0, &state)
+    }
+
+    private static func routinesLoaded(_ routines: [Routine], _ state: inout PlayerState) -> [Effect] {
+        let current = state.routine
+        state.routines = routines
+        if let current, let same = routines.firstIndex(where: { $0.title == current.title }) {
+            state.routineIndex = same
+            let part = current.parts.indices.contains(state.partIndex) ? current.parts[state.partIndex] : nil
+            if let part, state.part == part {
+                return [] // what is sounding is still there, unchanged
+            }
+            let wasRunning = state.transport == .playing
+            var effects = loadPart(min(state.partIndex, max(0, routines[same].parts.count - 1)), &state)
+            if wasRunning { effects += start(from: state.position, origin: .stopped, &state) }
+            return effects
+        }
+        guard !routines.isEmpty else {
+            state.routineIndex = nil
+            state.partIndex = 0
+            state.position = 0
+            state.loop = .off
+            state.transport = .stopped
+            return [.audio(.stop, epoch: bumpEpoch(&state))]
+        }
+        state.routineIndex = nil
+        return [.audio(.stop, epoch: bumpEpoch(&state))] + enterRoutine(0, &state)
+    }
+
+    // MARK: - Loops
+
+    private static func markLoop(_ part: Part, _ state: inout PlayerState) -> [Effect] {
+        switch state.loop {
+        case .off, .part:
+            let wasPart = state.loop == .part
+            state.loop = .markedA(state.position)
+            return wasPart ? loopEffects(&state) : []
+        case .markedA(let a):
+            let minimum = minimumLoopMilliseconds * state.sampleRate / 1000
+            guard state.position >= a + minimum else {
+                hint(state.position < a ? "B must follow A" : "Loop too short", &state)
+                return []
+            }
+            let loop = ABLoop(a: a, b: min(state.position, part.length))
+            state.loop = .ab(loop)
+            setSavedLoop(loop, &state)
+            return loopEffects(&state)
+        case .ab:
+            state.loop = .off
+            setSavedLoop(nil, &state)
+            return loopEffects(&state)
+        }
+    }
+
+    /// An A–B loop set on the device is remembered with the part.
+    private static func setSavedLoop(_ loop: ABLoop?, _ state: inout PlayerState) {
+        guard let r = state.routineIndex, state.part != nil else { return }
+        state.routines[r].parts[state.partIndex].savedLoop = loop
+    }
+
+    /// The loop region and the follow-on part that the audio side needs for the current state.
+    static func loopEffects(_ state: inout PlayerState) -> [Effect] {
+        guard let part = state.part else { return [] }
+        let repeatCountdown = state.settings.countdownBeforeRepeat ? state.settings.countdown : 0
+        let region: LoopRegion?
+        switch state.loop {
+        case .part: region = LoopRegion(range: 0..<part.length, countdownBeforeRepeat: repeatCountdown)
+        case .ab(let l): region = LoopRegion(range: l.a..<l.b, countdownBeforeRepeat: repeatCountdown)
+        case .off, .markedA: region = nil
+        }
+        var next: PartAudio?
+        if region == nil, state.settings.atPartEnd == .next, let routine = state.routine,
+           state.partIndex + 1 < routine.parts.count {
+            next = routine.parts[state.partIndex + 1].playable
+        }
+        return [.audio(.setLoop(region), epoch: state.epoch), .audio(.setNext(next), epoch: state.epoch)]
+    }
+
+    /// Where "back to the start" goes: A inside an A–B loop, else the part's first frame.
+    static func loopStart(_ state: PlayerState) -> FramePosition {
+        if case .ab(let loop) = state.loop { return loop.a }
+        return 0
+    }
+
+    // MARK: - Seeking
+
+    private static func seek(byDetents detents: Int, _ state: inout PlayerState) -> [Effect] {
+        guard let part = state.part, detents != 0 else { return [] }
+        var low: FramePosition = 0
+        var high = max(0, part.length - 1)
+        if case .ab(let loop) = state.loop {
+            // Seeking cannot leave an active A–B region.
+            low = loop.a
+            high = loop.b - 1
+        }
+        let step = Int64(detents) * seekSecondsPerDetent * state.sampleRate
+        let target = min(max(state.position + step, low), high)
+        guard target != state.position else { return [] }
+        state.position = target
+        switch state.transport {
+        case .playing, .countingDown:
+            return [.audio(.seek(to: target), epoch: bumpEpoch(&state))]
+        case .paused, .stopped:
+            return []
+        }
+    }
+
+    // MARK: - Audio reports
+
+    private static func audio(_ report: AudioReport, _ state: inout PlayerState) -> [Effect] {
+        // Reports sent before our last timeline command took effect describe a past state.
+        guard report.epoch == state.epoch else { return [] }
+        switch report.kind {
+        case .countdownTick(let remaining):
+            let origin: Countdown.Origin
+            switch state.transport {
+            case .countingDown(let c): origin = c.origin
+            case .playing: origin = .playing // the countdown before a repeat
+            case .paused: origin = .paused
+            case .stopped: origin = .stopped
+            }
+            state.transport = .countingDown(Countdown(remaining: remaining + 1, origin: origin))
+            return []
+        case .started(let at):
+            state.transport = .playing
+            state.position = at
+            return []
+        case .position(let position):
+            state.position = position
+            return []
+        case .looped:
+            state.position = loopStart(state)
+            return []
+        case .partEnded:
+            // The symbol follows the real state: audio ended by itself, so we are stopped.
+            state.transport = .stopped
+            state.position = loopStart(state)
+            return []
+        case .advanced:
+            guard let routine = state.routine, state.partIndex + 1 < routine.parts.count else { return [] }
+            state.partIndex += 1
+            let part = routine.parts[state.partIndex]
+            state.loop = part.savedLoop.map(LoopMode.ab) ?? .off
+            state.position = 0
+            return loopEffects(&state)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func bumpEpoch(_ state: inout PlayerState) -> UInt32 {
+        state.epoch &+= 1
+        return state.epoch
+    }
+
+    static func show(_ notice: Notice, in state: inout PlayerState) {
+        state.notice = ShownNotice(notice: notice, until: state.now + notice.duration)
+    }
+
+    static func hint(_ text: String, _ state: inout PlayerState) {
+        show(Notice(.info, [text], duration: hintDuration), in: &state)
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import SegmanceCore
+
+@Suite struct TransportTests {
+    typealias F = Fixture
+
+    @Test func playWithoutCountdownStartsAtOnce() {
+        var store = TestStore(F.loaded())
+        let e = store.state.epoch + 1
+        store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 0), epoch: e)]) {
+            $0.transport = .playing
+            $0.epoch = e
+        }
+    }
+
+    @Test func playPauseResumeKeepsThePosition() {
+        var store = TestStore(F.loaded())
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        store.send(F.report(store.state, .position(F.s(12)))) { $0.position = F.s(12) }
+        let e = store.state.epoch + 1
+        store.send(.buttonPressed(.play), [.audio(.pause, epoch: e)]) {
+            $0.transport = .paused
+            $0.epoch = e
+        }
+        store.send(.buttonPressed(.play), [.audio(.play(from: F.s(12), countdown: 0), epoch: e + 1)]) {
+            $0.transport = .playing
+            $0.epoch = e + 1
+        }
+    }
+
+    @Test func longPlayStopsBackToThePartStart() {
+        var store = TestStore(F.loaded())
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(20))))
+        let e = store.state.epoch + 1
+        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e)]) {
+            $0.transport = .stopped
+            $0.position = 0
+            $0.epoch = e
+        }
+    }
+
+    @Test func longPlayStopsBackToAInsideAnABLoop() {
+        var state = F.loaded()
+        state.loop = .ab(ABLoop(a: F.s(10), b: F.s(20)))
+        state.transport = .playing
+        state.position = F.s(15)
+        var store = TestStore(state)
+        let e = state.epoch + 1
+        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e)]) {
+            $0.transport = .stopped
+            $0.position = F.s(10)
+            $0.epoch = e
+        }
+    }
+
+    @Test func symbolFollowsTheRealStateWhenAudioEndsByItself() {
+        var store = TestStore(F.loaded())
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(59.9))))
+        store.send(F.report(store.state, .partEnded)) {
+            $0.transport = .stopped
+            $0.position = 0
+        }
+    }
+
+    @Test func staleReportsFromBeforeACommandAreIgnored() {
+        var store = TestStore(F.loaded())
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        let old = store.state.epoch
+        _ = Player.reduce(&store.state, .buttonPressed(.play)) // pause
+        // A partEnded and a position that were on their way before the pause applied.
+        store.send(.audio(AudioReport(epoch: old, .partEnded)))
+        store.send(.audio(AudioReport(epoch: old, .position(F.s(30)))))
+        #expect(store.state.transport == .paused)
+    }
+
+    @Test func emptyLibraryTellsThePerformerToInsertAStick() {
+        var store = TestStore(PlayerState())
+        store.send(.buttonPressed(.play)) {
+            $0.notice = ShownNotice(notice: Notice(.info, ["No routines", "Insert a stick"]),
+                                    until: 3_000_000_000)
+        }
+    }
+
+    @Test func noticesExpireWithTheClock() {
+        var store = TestStore(F.loaded())
+        store.send(.notice(Notice(.problem, ["bad.mp3: not audio"], duration: 2_000_000_000))) {
+            $0.notice = ShownNotice(notice: Notice(.problem, ["bad.mp3: not audio"], duration: 2_000_000_000),
+                                    until: 12_000_000_000)
+        }
+        store.send(.clock(11_999_999_999)) { $0.now = 11_999_999_999 }
+        store.send(.clock(12_000_000_000)) {
+            $0.now = 12_000_000_000
+            $0.notice = nil
+        }
+    }
+
+    @Test func bootTellsTheAudioSideTheVolume() {
+        var store = TestStore(F.loaded(Settings(volume: 65)))
+        store.send(.booted, [.audio(.setVolume(65), epoch: store.state.epoch)])
+    }
+}
