@@ -16,10 +16,14 @@ public enum Player {
             return [.audio(.setVolume(state.settings.volume), epoch: state.epoch)]
         case .clock(let now):
             state.now = now
-            if let shown = state.notice, now >= shown.until { state.notice = nil }
+            if let shown = state.notice, now >= shown.until {
+                state.notice = nil
+                if !state.pendingNotices.isEmpty { show(state.pendingNotices.removeFirst(), in: &state) }
+            }
             return []
         case .notice(let notice):
-            show(notice, in: &state)
+            // Every notice gets its turn on the screen: none replaces another.
+            if state.notice == nil { show(notice, in: &state) } else { state.pendingNotices.append(notice) }
             return []
         case .routinesLoaded(let routines):
             return routinesLoaded(routines, &state)

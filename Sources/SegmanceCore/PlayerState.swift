@@ -63,6 +63,8 @@ public struct PlayerState: Equatable, Sendable {
     public var menu: Menu?
     public var view: View
     public var notice: ShownNotice?
+    /// Notices waiting for the screen, shown one after another.
+    public var pendingNotices: [Notice]
     /// The monotonic clock (ns) as of the last `.clock` event.
     public var now: Int64
     /// The epoch of the last timeline command sent to the audio side.
@@ -81,6 +83,7 @@ public struct PlayerState: Equatable, Sendable {
         self.menu = nil
         self.view = .nowPlaying
         self.notice = nil
+        self.pendingNotices = []
         self.now = 0
         self.epoch = 0
     }

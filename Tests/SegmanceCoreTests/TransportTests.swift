@@ -96,6 +96,23 @@ import Testing
         }
     }
 
+    @Test func noticesQueueAndEachGetsItsTurn() {
+        var store = TestStore(F.loaded())
+        let first = Notice(.problem, ["a.mp3", "not audio"], duration: 1_000_000_000)
+        let second = Notice(.problem, ["b.m4a", "unsupported format"], duration: 1_000_000_000)
+        store.send(.notice(first)) { $0.notice = ShownNotice(notice: first, until: 11_000_000_000) }
+        store.send(.notice(second)) { $0.pendingNotices = [second] }
+        store.send(.clock(11_000_000_000)) {
+            $0.now = 11_000_000_000
+            $0.notice = ShownNotice(notice: second, until: 12_000_000_000)
+            $0.pendingNotices = []
+        }
+        store.send(.clock(12_000_000_000)) {
+            $0.now = 12_000_000_000
+            $0.notice = nil
+        }
+    }
+
     @Test func bootTellsTheAudioSideTheVolume() {
         var store = TestStore(F.loaded(Settings(volume: 65)))
         store.send(.booted, [.audio(.setVolume(65), epoch: store.state.epoch)])
