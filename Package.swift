@@ -29,9 +29,17 @@ let package = Package(
                        providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
+                       providers: [.apt(["libgpiod-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "ALSA", dependencies: ["CALSA"]),
+        .target(name: "GPIOD", dependencies: ["CGPIOD"]),
+        // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
+        .target(name: "LinuxInput"),
+        .target(name: "LinuxI2C"),
+        // Character displays: HD44780 over a PCF8574 I2C backpack, an LCDproc client.
+        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C"]),
 
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
@@ -56,6 +64,9 @@ let package = Package(
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile"]),
+        .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
+        .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia"]),
     ]
 )

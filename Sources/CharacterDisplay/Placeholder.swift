@@ -1,0 +1,2 @@
+import LinuxI2C
+let placeholder = 0

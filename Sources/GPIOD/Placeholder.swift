@@ -1,0 +1,2 @@
+import CGPIOD
+let placeholder = 0

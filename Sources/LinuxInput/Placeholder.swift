@@ -1,0 +1,2 @@
+
+let placeholder = 0
