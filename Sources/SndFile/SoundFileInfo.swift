@@ -25,6 +25,8 @@ public struct SoundFileInfo: Equatable, Sendable {
     public var majorFormat: Int32 { format & Int32(SF_FORMAT_TYPEMASK) }
     /// The encoding (`SF_FORMAT_PCM_16`, `SF_FORMAT_VORBIS`, …).
     public var subtype: Int32 { format & Int32(SF_FORMAT_SUBMASK) }
+    /// True for MPEG audio (MP1/2/3), whose frame count is an estimate.
+    public var isMPEG: Bool { majorFormat == Int32(SF_FORMAT_MPEG) }
     /// True for 16-bit integer PCM, whose Int16 read is lossless.
     public var isPCM16: Bool { subtype == Int32(SF_FORMAT_PCM_16) }
 }
