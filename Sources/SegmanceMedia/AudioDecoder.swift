@@ -15,6 +15,9 @@ public struct AudioDecoder: Sendable {
     }
 
     private static let chunkFrames = 16_384
+    /// Headers are untrusted: reserve at most this many frames up front (10 min at
+    /// 48 kHz) and grow beyond it only as audio actually decodes.
+    private static let maxReservedFrames = 48000 * 600
 
     /// Decodes `path`, or throws an error whose reason says what is wrong with the file.
     public func decode(_ path: String) throws(AudioDecodeError) -> PCMBuffer {
@@ -112,7 +115,8 @@ public struct AudioDecoder: Sendable {
 
     private func copy16(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
         let channels = file.info.channels
-        let builder = PCMBufferBuilder(expectedFrames: Int(clamping: file.info.frames), sampleRate: outputRate)
+        let builder = PCMBufferBuilder(
+            expectedFrames: min(Int(clamping: file.info.frames), Self.maxReservedFrames), sampleRate: outputRate)
         var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
         var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
         var read: Int64 = 0
@@ -142,7 +146,8 @@ public struct AudioDecoder: Sendable {
     private func convert(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
         let info = file.info
         let ratio = Double(outputRate) / Double(info.sampleRate)
-        let expected = Int((Double(info.frames) * ratio).rounded(.up)) + 16
+        let estimate = (Double(info.frames) * ratio).rounded(.up) + 16
+        let expected = estimate < Double(Self.maxReservedFrames) ? Int(estimate) : Self.maxReservedFrames
         let builder = PCMBufferBuilder(expectedFrames: expected, sampleRate: outputRate)
         var resampler: Resampler?
         if info.sampleRate != outputRate {

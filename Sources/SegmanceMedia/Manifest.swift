@@ -213,7 +213,7 @@ private struct ManifestReader {
         if let text = value.string {
             shown = "\"\(text)\""
             frames = ManifestTime.frames(text, rate: rate)
-        } else if let seconds = value.int, seconds >= 0 {
+        } else if let seconds = value.int, seconds >= 0, Int64(seconds) <= ManifestTime.maxSeconds {
             frames = Int64(seconds) * Int64(rate)
         } else if let seconds = value.double {
             frames = ManifestTime.frames(seconds: seconds, rate: rate)

@@ -4,6 +4,9 @@ import Foundation
 /// seconds ("12", "12.25"). Parsed as decimal digits, so "1:05.5" at 48 kHz is exactly
 /// 3_144_000 frames; fractions finer than a frame round to the nearest frame (half up).
 public enum ManifestTime {
+    /// The longest time accepted: 100 hours.
+    public static let maxSeconds: Int64 = 100 * 3600
+
     /// The frame count for `text` at `rate`, or nil when `text` is not a valid time.
     public static func frames(_ text: String, rate: Int) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -18,20 +21,22 @@ public enum ManifestTime {
         guard isDigits(wholeText), fractionText.allSatisfy(\.isASCIIDigitChar),
               secondParts.count == 1 || !fractionText.isEmpty,
               fractionText.count <= 9 else { return nil }
-        guard let seconds = Int64(wholeText) else { return nil }
+        guard wholeText.count <= 12, let seconds = Int64(wholeText) else { return nil }
         var total = seconds
         if fields.count >= 2 {
             // Seconds after a colon are two digits below 60: "1:05", not "1:5" or "1:75".
             guard wholeText.count == 2, seconds < 60 else { return nil }
             let minutesText = fields[fields.count - 2]
-            guard isDigits(minutesText), let minutes = Int64(minutesText) else { return nil }
+            guard isDigits(minutesText), minutesText.count <= 12, let minutes = Int64(minutesText) else { return nil }
             if fields.count == 3 {
                 guard minutesText.count == 2, minutes < 60,
-                      isDigits(fields[0]), let hours = Int64(fields[0]) else { return nil }
+                      isDigits(fields[0]), fields[0].count <= 12, let hours = Int64(fields[0]) else { return nil }
                 total += hours * 3600
             }
             total += minutes * 60
         }
+        // Untrusted input: refuse absurd values instead of overflowing.
+        guard total <= maxSeconds else { return nil }
         let rate64 = Int64(rate)
         var frames = total * rate64
         if !fractionText.isEmpty, let fraction = Int64(fractionText) {

@@ -12,6 +12,10 @@ public enum SoundFileWriteFormat: String, CaseIterable, Sendable {
     case oggVorbis
     /// AIFF, 16-bit signed PCM.
     case aiffPCM16
+    /// MPEG-1 Layer III (libsndfile 1.1+ with LAME).
+    case mp3
+    /// Ogg Opus (48 kHz and its divisors only).
+    case opus
 
     /// The `SF_FORMAT_*` word for `SF_INFO.format`.
     public var formatWord: Int32 {
@@ -21,6 +25,8 @@ public enum SoundFileWriteFormat: String, CaseIterable, Sendable {
         case .flac16: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
         case .oggVorbis: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
         case .aiffPCM16: Int32(SF_FORMAT_AIFF | SF_FORMAT_PCM_16)
+        case .mp3: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
+        case .opus: Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
         }
     }
 }
