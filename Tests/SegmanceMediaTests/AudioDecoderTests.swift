@@ -4,10 +4,11 @@ import SndFile
 import Testing
 
 @Suite struct AudioDecoderTests {
+    let temp = TempDirs()
     let decoder = AudioDecoder()
 
     @Test func sixteenBitStereoAtOutputRateIsExact() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let samples = TestFiles.noise16(frames: 40_000)
         try TestFiles.write(samples, to: dir + "/a.wav")
         let buffer = try decoder.decode(dir + "/a.wav")
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func monoSixteenBitGoesToBothChannelsExactly() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let mono = Array(TestFiles.noise16(frames: 5000).prefix(5000))
         try TestFiles.write(mono, to: dir + "/m.wav", channels: 1)
         let buffer = try decoder.decode(dir + "/m.wav")
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func monoFloatGoesToBothChannels() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let mono = TestFiles.sine(frequency: 300, rate: 48000, frames: 4800, channels: 1)
         try TestFiles.write(mono, to: dir + "/m.wav", format: .wavFloat, channels: 1)
         let buffer = try decoder.decode(dir + "/m.wav")
@@ -41,14 +42,14 @@ import Testing
     }
 
     @Test func floatSamplesClipAtFullScale() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         try TestFiles.write([1.5, -1.5, 1.0, -1.0] as [Float], to: dir + "/c.wav", format: .wavFloat)
         let buffer = try decoder.decode(dir + "/c.wav")
         #expect(buffer.samples == [32767, -32768, 32767, -32768])
     }
 
     @Test func surroundIsMixedToStereo() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         // 4 channels: even channels carry +0.5, odd ones -0.25.
         let frames = 1000
         let quad = (0..<(frames * 4)).map { $0 % 2 == 0 ? Float(0.5) : Float(-0.25) }
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func resamples44100To48000KeepingLengthAndPitch() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let inFrames = 44100 * 2
         try TestFiles.write(TestFiles.sine(frequency: 1000, rate: 44100, frames: inFrames), to: dir + "/r.wav",
                             format: .wavFloat, rate: 44100)
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func fivePointOneIsMixedWithCentreInBothSides() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         // Only the centre channel (index 2) sounds; LFE (3) is dropped.
         let frames = 500
         let surround = (0..<(frames * 6)).map { i -> Float in
@@ -92,7 +93,7 @@ import Testing
 
     @Test(arguments: [SoundFileWriteFormat.flac16, .oggVorbis, .aiffPCM16, .mp3, .opus])
     func roundTrips(format: SoundFileWriteFormat) throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let source = TestFiles.sine(frequency: 440, rate: 48000, frames: 48000)
         try TestFiles.write(source, to: dir + "/t.audio", format: format)
         let buffer = try decoder.decode(dir + "/t.audio")
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func flacSixteenBitDecodesExactly() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let samples = TestFiles.noise16(frames: 10_000).map { $0 / 4 }
         try TestFiles.write(samples, to: dir + "/x.flac", format: .flac16)
         #expect(try decoder.decode(dir + "/x.flac").samples == samples)
@@ -134,13 +135,13 @@ import Testing
     }
 
     @Test func emptyFile() throws {
-        let dir = try TestFiles.makeTempDir()
-        FileManager.default.createFile(atPath: dir + "/e.wav", contents: Data())
+        let dir = try temp.make()
+        try TestFiles.writeEmpty(dir + "/e.wav")
         #expect(reason(dir + "/e.wav") == "empty file (0 bytes)")
     }
 
     @Test func truncatedWav() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         try TestFiles.tone(dir + "/t.wav")
         try TestFiles.truncate(dir + "/t.wav", to: try TestFiles.size(dir + "/t.wav") / 2)
         #expect(reason(dir + "/t.wav").hasPrefix("truncated file: the header announces 192000 bytes"))
@@ -148,7 +149,7 @@ import Testing
 
     @Test(arguments: [SoundFileWriteFormat.flac16, .oggVorbis, .mp3])
     func truncatedCompressed(format: SoundFileWriteFormat) throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let path = dir + "/t.audio"
         try TestFiles.write(TestFiles.noise16(frames: 96000).map { $0 / 8 }, to: path, format: format)
         try TestFiles.truncate(path, to: try TestFiles.size(path) / 2)
@@ -156,27 +157,27 @@ import Testing
     }
 
     @Test func headerOnlyWavIsDamaged() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         try TestFiles.tone(dir + "/h.wav")
         try TestFiles.truncate(dir + "/h.wav", to: 30)
         #expect(reason(dir + "/h.wav").hasPrefix("damaged audio file: WAV data is incomplete or damaged"))
     }
 
     @Test func textFileNamedMp3() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         try TestFiles.writeText("Salsa playlist\n1. Intro\n2. Shines\n", to: dir + "/notes.mp3")
         #expect(reason(dir + "/notes.mp3") == "not an audio file (it is a text file)")
     }
 
     @Test func randomBytesAreNotAudio() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let bytes = TestFiles.noise16(frames: 600).withUnsafeBytes { Data($0) }
         try ([0x00, 0x01, 0x02] + bytes).write(to: URL(fileURLWithPath: dir + "/x.wav"))
         #expect(reason(dir + "/x.wav").hasPrefix("not an audio file (libsndfile: "))
     }
 
     @Test func mp4ContentIsUnsupported() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let header: [UInt8] = [0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 40)
         try Data(header).write(to: URL(fileURLWithPath: dir + "/song.mp3"))
         #expect(reason(dir + "/song.mp3")
@@ -184,7 +185,7 @@ import Testing
     }
 
     @Test func missingFile() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         #expect(reason(dir + "/nope.wav") == "cannot read the file: file not found")
     }
 }

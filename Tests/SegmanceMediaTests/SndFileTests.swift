@@ -4,8 +4,9 @@ import Soxr
 import Testing
 
 @Suite struct SndFileTests {
+    let temp = TempDirs()
     @Test func wavInt16RoundTripIsExact() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let samples = TestFiles.noise16(frames: 5000)
         try TestFiles.write(samples, to: dir + "/n.wav")
         let file = try SoundFile(readingFrom: dir + "/n.wav")
@@ -18,7 +19,7 @@ import Testing
 
     @Test(arguments: [SoundFileWriteFormat.flac16, .oggVorbis, .aiffPCM16, .wavFloat])
     func writesAndReadsBack(format: SoundFileWriteFormat) throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let path = dir + "/t.\(format)"
         try TestFiles.write(TestFiles.sine(frequency: 440, rate: 44100, frames: 22050), to: path,
                             format: format, rate: 44100)
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func openErrorNamesFunctionPathAndReason() throws {
-        let dir = try TestFiles.makeTempDir()
+        let dir = try temp.make()
         let path = dir + "/missing.wav"
         do {
             _ = try SoundFile(readingFrom: path)

@@ -4,11 +4,12 @@ import SegmanceMedia
 import Testing
 
 @Suite struct StickLoaderTests {
+    let temp = TempDirs()
     let loader = StickLoader()
 
     /// A stick root holding one routine folder `name`; returns (root, folder).
     private func stick(_ name: String = "Salsa") throws -> (String, String) {
-        let root = try TestFiles.makeTempDir("stick")
+        let root = try temp.make("stick")
         let folder = root + "/" + name
         try TestFiles.mkdir(folder)
         return (root, folder)
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func nestedFoldersUpToFourLevels() throws {
-        let root = try TestFiles.makeTempDir("stick")
+        let root = try temp.make("stick")
         try TestFiles.mkdir(root + "/a/b/c/d/e")
         try TestFiles.tone(root + "/a/b/Two deep.wav", seconds: 0.1)
         try TestFiles.tone(root + "/a/b/c/d/Four deep.wav", seconds: 0.1)
@@ -66,7 +67,7 @@ import Testing
     @Test func badFileFailsOnlyItsPart() throws {
         let (root, folder) = try stick()
         try TestFiles.tone(folder + "/01 Good.wav", seconds: 0.1)
-        FileManager.default.createFile(atPath: folder + "/02 Empty.wav", contents: Data())
+        try TestFiles.writeEmpty(folder + "/02 Empty.wav")
         try TestFiles.writeText("lyrics", to: folder + "/03 Lyrics.mp3")
         try TestFiles.writeText("x", to: folder + "/04 Phone.m4a")
         let content = loader.load(root)
@@ -80,8 +81,7 @@ import Testing
 
     @Test func folderWithNoPlayablePartsIsDropped() throws {
         let (root, folder) = try stick()
-        let (_, _) = (root, folder)
-        FileManager.default.createFile(atPath: folder + "/only.wav", contents: Data())
+        try TestFiles.writeEmpty(folder + "/only.wav")
         let other = root + "/Tango"
         try TestFiles.mkdir(other)
         try TestFiles.tone(other + "/Tango.wav", seconds: 0.1)
@@ -274,7 +274,7 @@ import Testing
             [[part]]
             file = "broken.wav"
             """, seconds: 2)
-        FileManager.default.createFile(atPath: root + "/Juggling/broken.wav", contents: Data())
+        try TestFiles.writeEmpty(root + "/Juggling/broken.wav")
         let content = loader.load(root)
         #expect(content.routines.first?.parts.map(\.title) == ["song"])
         #expect(reasons(content) == ["Juggling/broken.wav: empty file (0 bytes) (part 2 left out)"])
@@ -284,7 +284,7 @@ import Testing
 
     @Test func linkLeavingTheStickIsRefused() throws {
         let (root, folder) = try stick()
-        let outside = try TestFiles.makeTempDir("outside")
+        let outside = try temp.make("outside")
         try TestFiles.tone(outside + "/secret.wav", seconds: 0.1)
         try TestFiles.tone(folder + "/01 Inside.wav", seconds: 0.1)
         try FileManager.default.createSymbolicLink(atPath: folder + "/02 Outside.wav",
@@ -327,7 +327,7 @@ import Testing
     // MARK: Demo
 
     @Test func demoStickLoadsWithoutProblems() throws {
-        let root = try TestFiles.makeTempDir("demo")
+        let root = try temp.make("demo")
         try DemoStick.write(to: root)
         let content = loader.load(root)
         #expect(content.problems.isEmpty, "\(reasons(content))")
@@ -351,7 +351,7 @@ import Testing
     }
 
     @Test func demoStickIsDeterministic() throws {
-        let a = try TestFiles.makeTempDir("demo"), b = try TestFiles.makeTempDir("demo")
+        let a = try temp.make("demo"), b = try temp.make("demo")
         try DemoStick.write(to: a)
         try DemoStick.write(to: b)
         for file in ["Warm-up Session/01 Warm-up.wav", "Street Jam/street-jam.wav"] {

@@ -1,6 +1,21 @@
 import Foundation
 import SndFile
 
+/// Temporary folders made by one test, removed when the test's suite instance goes away.
+final class TempDirs {
+    private var paths: [String] = []
+
+    func make(_ label: String = "media") throws -> String {
+        let path = try TestFiles.makeTempDir(label)
+        paths.append(path)
+        return path
+    }
+
+    deinit {
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
+
 /// Temporary folders and generated audio files for tests.
 enum TestFiles {
     /// A fresh, empty temporary directory.
@@ -12,6 +27,10 @@ enum TestFiles {
 
     static func mkdir(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    static func writeEmpty(_ path: String) throws {
+        try Data().write(to: URL(fileURLWithPath: path))
     }
 
     static func writeText(_ text: String, to path: String) throws {
