@@ -1,0 +1,193 @@
+import Foundation
+import SndFile
+import Soxr
+
+/// Decodes an audio file into the output format: interleaved stereo Int16 at `outputRate`.
+///
+/// 16-bit mono or stereo sources already at the output rate are copied sample-exactly;
+/// everything else is decoded to float, mixed to stereo, resampled with soxr (HQ) when the
+/// rates differ, and converted to Int16 (×32768, rounded to nearest, clipped).
+public struct AudioDecoder: Sendable {
+    public var outputRate: Int
+
+    public init(outputRate: Int = 48000) {
+        self.outputRate = outputRate
+    }
+
+    private static let chunkFrames = 16_384
+    /// Headers are untrusted: reserve at most this many frames up front (10 min at
+    /// 48 kHz) and grow beyond it only as audio actually decodes.
+    private static let maxReservedFrames = 48000 * 600
+
+    /// Decodes `path`, or throws an error whose reason says what is wrong with the file.
+    public func decode(_ path: String) throws(AudioDecodeError) -> PCMBuffer {
+        let sniff = try Self.inspect(path)
+        let file: SoundFile
+        do {
+            file = try SoundFile(readingFrom: path)
+        } catch {
+            switch sniff {
+            case .audio(let kind):
+                throw AudioDecodeError(path: path, reason: .damaged(
+                    "\(kind) data is incomplete or damaged (libsndfile: \(error.message))"))
+            case .unsupported(let name):
+                throw AudioDecodeError(path: path, reason: .unsupported(name))
+            case .text:
+                throw AudioDecodeError(path: path, reason: .notAudio("it is a text file"))
+            case .unknown:
+                throw AudioDecodeError(path: path, reason: .notAudio("libsndfile: \(error.message)"))
+            }
+        }
+        let info = file.info
+        guard info.channels > 0, info.sampleRate > 0 else {
+            throw AudioDecodeError(path: path, reason: .damaged(
+                "\(info.channels) channels at \(info.sampleRate) Hz"))
+        }
+        let log = file.logInfo
+        if let detail = Self.truncationInLog(log, info: info) {
+            throw AudioDecodeError(path: path, reason: .truncated(detail))
+        }
+        let buffer: PCMBuffer
+        if info.isPCM16 && info.sampleRate == outputRate && info.channels <= 2 {
+            buffer = try copy16(file)
+        } else {
+            buffer = try convert(file)
+        }
+        if buffer.frames == 0 { throw AudioDecodeError(path: path, reason: .noAudio) }
+        return buffer
+    }
+
+    /// Stat and sniff before libsndfile sees the file, so the common mistakes get
+    /// their own words (libsndfile calls a text file "not a regular file").
+    private static func inspect(_ path: String) throws(AudioDecodeError) -> FileSniff {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "file not found"
+            throw AudioDecodeError(path: path, reason: .unreadable(reason))
+        }
+        defer { try? handle.close() }
+        let head: Data
+        do {
+            head = try handle.read(upToCount: 64) ?? Data()
+        } catch {
+            throw AudioDecodeError(path: path, reason: .unreadable("\(error.localizedDescription)"))
+        }
+        if head.isEmpty { throw AudioDecodeError(path: path, reason: .empty) }
+        let sniff = FileSniff.of([UInt8](head))
+        switch sniff {
+        case .unsupported(let name): throw AudioDecodeError(path: path, reason: .unsupported(name))
+        case .text: throw AudioDecodeError(path: path, reason: .notAudio("it is a text file"))
+        default: return sniff
+        }
+    }
+
+    /// libsndfile opens a cut WAV/AIFF and quietly shortens it; its log says so.
+    private static func truncationInLog(_ log: String, info: SoundFileInfo) -> String? {
+        if info.frames == Int64.max || log.contains("ended unexpectedly") {
+            return "the stream ends before its end marker"
+        }
+        for line in log.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("data ") || trimmed.hasPrefix("SSND ") else { continue }
+            // "data : 384000 (should be 191978)"
+            let numbers = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+            if trimmed.contains("should be"), numbers.count >= 2, numbers[0] > numbers[1] {
+                return "the header announces \(numbers[0]) bytes of audio, the file holds \(numbers[1])"
+            }
+        }
+        return nil
+    }
+
+    private func readError(_ error: SoundFileError, file: SoundFile, framesRead: Int64) -> AudioDecodeError {
+        let at = Double(framesRead) / Double(file.info.sampleRate)
+        return AudioDecodeError(path: file.path, reason: .truncated(
+            "decoding stops at \(String(format: "%.1f", at)) s (libsndfile: \(error.message))"))
+    }
+
+    /// A short read means the file ended early. MP3 lengths are estimates, so allow 2 %.
+    private func checkLength(_ read: Int64, file: SoundFile) throws(AudioDecodeError) {
+        let expected = file.info.frames
+        let tolerance = file.info.isMPEG ? expected / 50 : 0
+        if read + tolerance < expected {
+            throw AudioDecodeError(path: file.path, reason: .truncated(
+                "the header announces \(expected) frames, only \(read) decode"))
+        }
+    }
+
+    private func copy16(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
+        let channels = file.info.channels
+        let builder = PCMBufferBuilder(
+            expectedFrames: min(Int(clamping: file.info.frames), Self.maxReservedFrames), sampleRate: outputRate)
+        var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
+        var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
+        var read: Int64 = 0
+        while true {
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
+            } catch {
+                throw readError(error, file: file, framesRead: read)
+            }
+            if got == 0 { break }
+            read += Int64(got)
+            if channels == 2 {
+                chunk.withUnsafeBufferPointer { builder.append(stereo: UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
+            } else {
+                for f in 0..<got {
+                    stereo[2 * f] = chunk[f]
+                    stereo[2 * f + 1] = chunk[f]
+                }
+                stereo.withUnsafeBufferPointer { builder.append(stereo: UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
+            }
+        }
+        try checkLength(read, file: file)
+        return builder.finish()
+    }
+
+    private func convert(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
+        let info = file.info
+        let ratio = Double(outputRate) / Double(info.sampleRate)
+        let estimate = (Double(info.frames) * ratio).rounded(.up) + 16
+        let expected = estimate < Double(Self.maxReservedFrames) ? Int(estimate) : Self.maxReservedFrames
+        let builder = PCMBufferBuilder(expectedFrames: expected, sampleRate: outputRate)
+        var resampler: Resampler?
+        if info.sampleRate != outputRate {
+            do {
+                resampler = try Resampler(inputRate: Double(info.sampleRate), outputRate: Double(outputRate), channels: 2)
+            } catch {
+                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
+            }
+        }
+        var chunk = [Float](repeating: 0, count: Self.chunkFrames * info.channels)
+        var read: Int64 = 0
+        do {
+            while true {
+                let got: Int
+                do {
+                    got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
+                } catch {
+                    throw readError(error, file: file, framesRead: read)
+                }
+                if got == 0 { break }
+                read += Int64(got)
+                var stereo: [Float] = []
+                chunk.withUnsafeBufferPointer {
+                    ChannelMixer.stereo(UnsafeBufferPointer(rebasing: $0[0..<(got * info.channels)]),
+                                        channels: info.channels, into: &stereo)
+                }
+                if let resampler { stereo = try resampler.process(stereo) }
+                stereo.withUnsafeBufferPointer { builder.append(stereoFloat: $0) }
+            }
+            if let resampler {
+                try resampler.flush().withUnsafeBufferPointer { builder.append(stereoFloat: $0) }
+            }
+        } catch let error as ResamplerError {
+            throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
+        } catch let error as AudioDecodeError {
+            throw error
+        } catch {
+            throw AudioDecodeError(path: file.path, reason: .conversion("\(error)"))
+        }
+        try checkLength(read, file: file)
+        return builder.finish()
+    }
+}

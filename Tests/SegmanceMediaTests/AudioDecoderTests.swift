@@ -1,0 +1,191 @@
+import Foundation
+import SegmanceMedia
+import SndFile
+import Testing
+
+@Suite struct AudioDecoderTests {
+    let temp = TempDirs()
+    let decoder = AudioDecoder()
+
+    @Test func sixteenBitStereoAtOutputRateIsExact() throws {
+        let dir = try temp.make()
+        let samples = TestFiles.noise16(frames: 40_000)
+        try TestFiles.write(samples, to: dir + "/a.wav")
+        let buffer = try decoder.decode(dir + "/a.wav")
+        #expect(buffer.frames == 40_000)
+        #expect(buffer.sampleRate == 48000)
+        #expect(buffer.samples == samples)
+        // The stable pointer sees the same data.
+        #expect(buffer.baseAddress[1234] == samples[1234])
+    }
+
+    @Test func monoSixteenBitGoesToBothChannelsExactly() throws {
+        let dir = try temp.make()
+        let mono = Array(TestFiles.noise16(frames: 5000).prefix(5000))
+        try TestFiles.write(mono, to: dir + "/m.wav", channels: 1)
+        let buffer = try decoder.decode(dir + "/m.wav")
+        #expect(buffer.frames == 5000)
+        #expect((0..<5000).allSatisfy { buffer[Int64($0), 0] == mono[$0] && buffer[Int64($0), 1] == mono[$0] })
+    }
+
+    @Test func monoFloatGoesToBothChannels() throws {
+        let dir = try temp.make()
+        let mono = TestFiles.sine(frequency: 300, rate: 48000, frames: 4800, channels: 1)
+        try TestFiles.write(mono, to: dir + "/m.wav", format: .wavFloat, channels: 1)
+        let buffer = try decoder.decode(dir + "/m.wav")
+        #expect(buffer.frames == 4800)
+        for f in stride(from: 0, to: 4800, by: 97) {
+            let expected = Int16((mono[f] * 32768).rounded())
+            #expect(buffer[Int64(f), 0] == expected)
+            #expect(buffer[Int64(f), 1] == expected)
+        }
+    }
+
+    @Test func floatSamplesClipAtFullScale() throws {
+        let dir = try temp.make()
+        try TestFiles.write([1.5, -1.5, 1.0, -1.0] as [Float], to: dir + "/c.wav", format: .wavFloat)
+        let buffer = try decoder.decode(dir + "/c.wav")
+        #expect(buffer.samples == [32767, -32768, 32767, -32768])
+    }
+
+    @Test func surroundIsMixedToStereo() throws {
+        let dir = try temp.make()
+        // 4 channels: even channels carry +0.5, odd ones -0.25.
+        let frames = 1000
+        let quad = (0..<(frames * 4)).map { $0 % 2 == 0 ? Float(0.5) : Float(-0.25) }
+        try TestFiles.write(quad, to: dir + "/q.wav", format: .wavFloat, channels: 4)
+        let buffer = try decoder.decode(dir + "/q.wav")
+        #expect(buffer.frames == Int64(frames))
+        #expect(buffer[10, 0] == 16384)
+        #expect(buffer[10, 1] == -8192)
+    }
+
+    @Test func resamples44100To48000KeepingLengthAndPitch() throws {
+        let dir = try temp.make()
+        let inFrames = 44100 * 2
+        try TestFiles.write(TestFiles.sine(frequency: 1000, rate: 44100, frames: inFrames), to: dir + "/r.wav",
+                            format: .wavFloat, rate: 44100)
+        let buffer = try decoder.decode(dir + "/r.wav")
+        let expected = Int64(inFrames) * 48000 / 44100
+        #expect(abs(buffer.frames - expected) <= 1)
+        // Count rising zero crossings of the left channel over the middle second.
+        var crossings = 0
+        for f in Int64(24000)..<Int64(72000) where buffer[f - 1, 0] < 0 && buffer[f, 0] >= 0 {
+            crossings += 1
+        }
+        #expect(abs(crossings - 1000) <= 1)
+    }
+
+    @Test func fivePointOneIsMixedWithCentreInBothSides() throws {
+        let dir = try temp.make()
+        // Only the centre channel (index 2) sounds; LFE (3) is dropped.
+        let frames = 500
+        let surround = (0..<(frames * 6)).map { i -> Float in
+            i % 6 == 2 ? 0.5 : i % 6 == 3 ? 0.9 : 0
+        }
+        try TestFiles.write(surround, to: dir + "/s.wav", format: .wavFloat, channels: 6)
+        let buffer = try decoder.decode(dir + "/s.wav")
+        let weight: Double = 0.70710678 / (1 + 2 * 0.70710678)
+        let expected = Int((0.5 * weight * 32768).rounded())
+        #expect(abs(Int(buffer[100, 0]) - expected) <= 1)
+        #expect(buffer[100, 0] == buffer[100, 1])
+    }
+
+    @Test(arguments: [SoundFileWriteFormat.flac16, .oggVorbis, .aiffPCM16, .mp3, .opus])
+    func roundTrips(format: SoundFileWriteFormat) throws {
+        let dir = try temp.make()
+        let source = TestFiles.sine(frequency: 440, rate: 48000, frames: 48000)
+        try TestFiles.write(source, to: dir + "/t.audio", format: format)
+        let buffer = try decoder.decode(dir + "/t.audio")
+        let lossy = [.oggVorbis, .mp3, .opus].contains(format)
+        if lossy {
+            // Encoder delay and padding may shift lossy codecs; the tone must survive.
+            #expect(abs(buffer.frames - 48000) <= 2000)
+            // RMS of a 0.5 sine is 0.354 of full scale (11585); allow 10 %.
+            let rms = buffer.withUnsafeSamples { samples -> Double in
+                let middle = samples[10_000..<80_000]
+                return (middle.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(middle.count)).squareRoot()
+            }
+            #expect(abs(rms - 11585) < 1160)
+        } else {
+            #expect(buffer.frames == 48000)
+            for f in stride(from: 1000, to: 47000, by: 331) {
+                let expected = Int(source[2 * f] * 32768)
+                #expect(abs(Int(buffer[Int64(f), 0]) - expected) <= 1)
+            }
+        }
+    }
+
+    @Test func flacSixteenBitDecodesExactly() throws {
+        let dir = try temp.make()
+        let samples = TestFiles.noise16(frames: 10_000).map { $0 / 4 }
+        try TestFiles.write(samples, to: dir + "/x.flac", format: .flac16)
+        #expect(try decoder.decode(dir + "/x.flac").samples == samples)
+    }
+
+    // MARK: Errors
+
+    private func reason(_ path: String) -> String {
+        do {
+            _ = try decoder.decode(path)
+            return "decoded"
+        } catch {
+            return error.reasonText
+        }
+    }
+
+    @Test func emptyFile() throws {
+        let dir = try temp.make()
+        try TestFiles.writeEmpty(dir + "/e.wav")
+        #expect(reason(dir + "/e.wav") == "empty file (0 bytes)")
+    }
+
+    @Test func truncatedWav() throws {
+        let dir = try temp.make()
+        try TestFiles.tone(dir + "/t.wav")
+        try TestFiles.truncate(dir + "/t.wav", to: try TestFiles.size(dir + "/t.wav") / 2)
+        #expect(reason(dir + "/t.wav").hasPrefix("truncated file: the header announces 192000 bytes"))
+    }
+
+    @Test(arguments: [SoundFileWriteFormat.flac16, .oggVorbis, .mp3])
+    func truncatedCompressed(format: SoundFileWriteFormat) throws {
+        let dir = try temp.make()
+        let path = dir + "/t.audio"
+        try TestFiles.write(TestFiles.noise16(frames: 96000).map { $0 / 8 }, to: path, format: format)
+        try TestFiles.truncate(path, to: try TestFiles.size(path) / 2)
+        #expect(reason(path).hasPrefix("truncated file: "))
+    }
+
+    @Test func headerOnlyWavIsDamaged() throws {
+        let dir = try temp.make()
+        try TestFiles.tone(dir + "/h.wav")
+        try TestFiles.truncate(dir + "/h.wav", to: 30)
+        #expect(reason(dir + "/h.wav").hasPrefix("damaged audio file: WAV data is incomplete or damaged"))
+    }
+
+    @Test func textFileNamedMp3() throws {
+        let dir = try temp.make()
+        try TestFiles.writeText("Salsa playlist\n1. Intro\n2. Shines\n", to: dir + "/notes.mp3")
+        #expect(reason(dir + "/notes.mp3") == "not an audio file (it is a text file)")
+    }
+
+    @Test func randomBytesAreNotAudio() throws {
+        let dir = try temp.make()
+        let bytes = TestFiles.noise16(frames: 600).withUnsafeBytes { Data($0) }
+        try ([0x00, 0x01, 0x02] + bytes).write(to: URL(fileURLWithPath: dir + "/x.wav"))
+        #expect(reason(dir + "/x.wav").hasPrefix("not an audio file (libsndfile: "))
+    }
+
+    @Test func mp4ContentIsUnsupported() throws {
+        let dir = try temp.make()
+        let header: [UInt8] = [0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 40)
+        try Data(header).write(to: URL(fileURLWithPath: dir + "/song.mp3"))
+        #expect(reason(dir + "/song.mp3")
+            == "unsupported format (AAC/M4A); supported: WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF, AU, W64, CAF")
+    }
+
+    @Test func missingFile() throws {
+        let dir = try temp.make()
+        #expect(reason(dir + "/nope.wav") == "cannot read the file: file not found")
+    }
+}
