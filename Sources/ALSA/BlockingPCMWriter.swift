@@ -5,8 +5,9 @@ import CALSA
 /// short writes, waiting when a non-blocking PCM is full) and recovers from xruns and
 /// suspends, counting them. For the interactive simulator, not the real-time engine.
 ///
-/// A class because it owns its conversion buffer.
-public final class BlockingPCMWriter {
+/// A class because it owns its conversion buffer; one thread uses it at a time, so it can be
+/// handed to a playback thread (`@unchecked Sendable`).
+public final class BlockingPCMWriter: @unchecked Sendable {
     /// The device written to.
     public let device: PCMDevice
     /// The device's granted configuration, read when the writer was made.
