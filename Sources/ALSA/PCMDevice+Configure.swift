@@ -6,13 +6,18 @@ extension PCMDevice {
     /// Access is RW interleaved. Format, channels and rate must be met exactly (a `plug`
     /// PCM converts; with `allowResampling` it also resamples). Period and buffer sizes are
     /// the nearest the device can do. Software parameters: start threshold = the buffer
-    /// size unless set, avail_min = one period unless set.
+    /// size unless set, avail_min = one period unless set. A PCM that is running is stopped
+    /// first (`snd_pcm_drop`), so a device can be reconfigured at any time.
     ///
     /// When the device refuses something the error names the call, what was asked and
     /// what the device offers given what was already set, e.g.
     /// `snd_pcm_hw_params_set_rate(hw:0): Invalid argument — rate 96000 Hz refused; device offers 44100...48000 Hz`.
     @discardableResult
     public func configure(_ request: PCMConfiguration) throws(ALSAError) -> PCMConfiguration {
+        switch state {
+        case .open, .setup, .prepared: break
+        default: try drop()
+        }
         let hw = try HardwareParameters(pcm: handle, name: name)
         try check(snd_pcm_hw_params_any(handle, hw.handle), "snd_pcm_hw_params_any",
                   detail: "the PCM has no usable configuration")

@@ -86,6 +86,16 @@ import Testing
         #expect(granted.bytesPerFrame == format.bytesPerSample)
     }
 
+    @Test func aRunningDeviceCanBeReconfigured() throws {
+        let device = try PCMDevice(name: "null")
+        try device.configure(Self.standard)
+        try device.start()
+        #expect(device.state == .running)
+        let granted = try device.configure(PCMConfiguration(format: .s32LE, channels: 1, rate: 44_100))
+        #expect(granted.format == .s32LE && granted.channels == 1 && granted.rate == 44_100)
+        #expect(device.state == .prepared)
+    }
+
     @Test func nonBlockingNullWritesAWholeBuffer() throws {
         let device = try PCMDevice(name: "null", nonBlocking: true)
         let granted = try device.configure(Self.standard)
