@@ -15,7 +15,9 @@ enum ALSATestEnvironment {
     /// The scratch directory; touching it sets up the environment once per process.
     static let directory: URL = {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("segmance-alsa-tests-\(getpid())", isDirectory: true)
+            // One fixed folder: the config is the same for every run (written atomically) and
+            // capture files have unique names, so runs neither collide nor pile up folders.
+            .appendingPathComponent("segmance-alsa-tests", isDirectory: true)
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("asound.conf")
         let text = """
