@@ -1,0 +1,172 @@
+import CALSA
+
+/// An open ALSA PCM (`snd_pcm_t`), closed when the object goes away.
+///
+/// Any PCM name alsa-lib understands works: `default`, `hw:0,0`, `plughw:1`, `null`,
+/// `file:FILE=/tmp/out.raw,FORMAT=raw`, or a PCM defined in an ALSA configuration.
+///
+/// One thread uses a device at a time (the control side configures it, then hands it to the
+/// render thread); it is `@unchecked Sendable` so it can be handed over.
+/// The `raw…` methods return alsa-lib's results unchanged and build no error value, for
+/// the render thread, which must not allocate.
+public final class PCMDevice: @unchecked Sendable {
+    /// The name the PCM was opened with.
+    public let name: String
+    /// Playback or capture.
+    public let stream: PCMStream
+    /// The `snd_pcm_t *` handle; valid for the lifetime of this object.
+    public let handle: OpaquePointer
+    /// What `configure` last granted; nil before.
+    public internal(set) var configuration: PCMConfiguration?
+
+    /// Opens a PCM (`snd_pcm_open`). With `nonBlocking`, writes that find no room return 0
+    /// instead of waiting.
+    public init(name: String, stream: PCMStream = .playback, nonBlocking: Bool = false) throws(ALSAError) {
+        var pcm: OpaquePointer?
+        let result = snd_pcm_open(&pcm, name, stream.alsaStream, nonBlocking ? Int32(SND_PCM_NONBLOCK) : 0)
+        guard result >= 0, let pcm else {
+            throw ALSAError(function: "snd_pcm_open", pcm: name, result: result < 0 ? result : -EINVAL,
+                            detail: "cannot open \(stream == .playback ? "playback" : "capture") PCM '\(name)'")
+        }
+        self.name = name
+        self.stream = stream
+        self.handle = pcm
+    }
+
+    deinit {
+        snd_pcm_close(handle)
+    }
+
+    /// The PCM's own name as alsa-lib reports it (`snd_pcm_name`).
+    public var alsaName: String {
+        snd_pcm_name(handle).map { String(cString: $0) } ?? name
+    }
+
+    /// The current state (`snd_pcm_state`).
+    public var state: PCMState {
+        PCMState(snd_pcm_state(handle))
+    }
+
+    /// Switches between blocking and non-blocking writes (`snd_pcm_nonblock`).
+    public func setNonBlocking(_ nonBlocking: Bool) throws(ALSAError) {
+        try check(snd_pcm_nonblock(handle, nonBlocking ? 1 : 0), "snd_pcm_nonblock")
+    }
+
+    // MARK: Writing
+
+    /// Writes up to `frames` interleaved frames in the configured format (`snd_pcm_writei`)
+    /// and returns how many were taken. A blocking PCM takes them all unless interrupted;
+    /// a non-blocking one returns 0 when it has no room (`-EAGAIN`).
+    /// An xrun throws an error with `isXrun`; pass it to `recover`.
+    public func writeInterleaved(_ buffer: UnsafeRawPointer, frames: Int) throws(ALSAError) -> Int {
+        let written = rawWriteInterleaved(buffer, frames: frames)
+        if written >= 0 { return written }
+        if written == -Int(EAGAIN) { return 0 }
+        throw ALSAError(function: "snd_pcm_writei", pcm: name, result: Int32(truncatingIfNeeded: written))
+    }
+
+    /// `snd_pcm_writei` unchanged: frames written, or a negative errno.
+    public func rawWriteInterleaved(_ buffer: UnsafeRawPointer, frames: Int) -> Int {
+        snd_pcm_writei(handle, buffer, snd_pcm_uframes_t(max(0, frames)))
+    }
+
+    // MARK: Recovery and control
+
+    /// Recovers from an xrun (`EPIPE`) or a suspend (`ESTRPIPE`) with `snd_pcm_recover`;
+    /// throws when the error is of another kind or recovery fails.
+    public func recover(_ error: ALSAError, silent: Bool = true) throws(ALSAError) {
+        try recover(error.alsaResult, silent: silent)
+    }
+
+    /// Recovers from a negative alsa-lib result such as `-EPIPE` (`snd_pcm_recover`).
+    public func recover(_ result: Int32, silent: Bool = true) throws(ALSAError) {
+        let recovered = rawRecover(result, silent: silent)
+        guard recovered >= 0 else {
+            throw ALSAError(function: "snd_pcm_recover", pcm: name, result: recovered,
+                            detail: "could not recover from: \(String(cString: snd_strerror(result)))")
+        }
+    }
+
+    /// `snd_pcm_recover` unchanged: 0, or the negative errno it could not recover from.
+    public func rawRecover(_ result: Int32, silent: Bool = true) -> Int32 {
+        snd_pcm_recover(handle, result, silent ? 1 : 0)
+    }
+
+    /// Frames between what the application writes now and what sounds now (`snd_pcm_delay`):
+    /// the output latency in frames.
+    public func delay() throws(ALSAError) -> Int {
+        var frames: snd_pcm_sframes_t = 0
+        try check(snd_pcm_delay(handle, &frames), "snd_pcm_delay")
+        return frames
+    }
+
+    /// Frames that can be written without blocking (`snd_pcm_avail_update`).
+    public func avail() throws(ALSAError) -> Int {
+        let frames = snd_pcm_avail_update(handle)
+        if frames < 0 {
+            throw ALSAError(function: "snd_pcm_avail_update", pcm: name, result: Int32(truncatingIfNeeded: frames))
+        }
+        return frames
+    }
+
+    /// Plays out what is queued, then stops (`snd_pcm_drain`). Blocks on a blocking PCM.
+    public func drain() throws(ALSAError) {
+        try check(snd_pcm_drain(handle), "snd_pcm_drain")
+    }
+
+    /// Stops at once, discarding what is queued (`snd_pcm_drop`).
+    public func drop() throws(ALSAError) {
+        try check(snd_pcm_drop(handle), "snd_pcm_drop")
+    }
+
+    /// Makes the PCM ready to start again (`snd_pcm_prepare`).
+    public func prepare() throws(ALSAError) {
+        try check(snd_pcm_prepare(handle), "snd_pcm_prepare")
+    }
+
+    /// Starts the PCM before the start threshold is reached (`snd_pcm_start`).
+    public func start() throws(ALSAError) {
+        try check(snd_pcm_start(handle), "snd_pcm_start")
+    }
+
+    /// Waits until the PCM is ready for I/O (`snd_pcm_wait`); false on timeout.
+    /// A negative timeout waits forever.
+    public func wait(timeoutMilliseconds: Int32 = -1) throws(ALSAError) -> Bool {
+        let result = snd_pcm_wait(handle, timeoutMilliseconds)
+        if result < 0 { throw ALSAError(function: "snd_pcm_wait", pcm: name, result: result) }
+        return result > 0
+    }
+
+    // MARK: Polling
+
+    /// The descriptors to `poll` for this PCM
+    /// (`snd_pcm_poll_descriptors_count` / `snd_pcm_poll_descriptors`).
+    public func pollDescriptors() throws(ALSAError) -> [pollfd] {
+        let count = snd_pcm_poll_descriptors_count(handle)
+        if count < 0 { throw ALSAError(function: "snd_pcm_poll_descriptors_count", pcm: name, result: count) }
+        var descriptors = [pollfd](repeating: pollfd(), count: Int(count))
+        let filled = descriptors.withUnsafeMutableBufferPointer {
+            snd_pcm_poll_descriptors(handle, $0.baseAddress, UInt32(count))
+        }
+        if filled < 0 { throw ALSAError(function: "snd_pcm_poll_descriptors", pcm: name, result: filled) }
+        return Array(descriptors.prefix(Int(filled)))
+    }
+
+    /// Turns what `poll` returned in `descriptors` into the PCM's events, e.g. `POLLOUT`
+    /// (`snd_pcm_poll_descriptors_revents`).
+    public func pollEvents(_ descriptors: inout [pollfd]) throws(ALSAError) -> Int16 {
+        var events: UInt16 = 0
+        let count = UInt32(descriptors.count)
+        let result = descriptors.withUnsafeMutableBufferPointer {
+            snd_pcm_poll_descriptors_revents(handle, $0.baseAddress, count, &events)
+        }
+        if result < 0 { throw ALSAError(function: "snd_pcm_poll_descriptors_revents", pcm: name, result: result) }
+        return Int16(bitPattern: events)
+    }
+
+    func check(_ result: Int32, _ function: String, detail: @autoclosure () -> String? = nil) throws(ALSAError) {
+        if result < 0 {
+            throw ALSAError(function: function, pcm: name, result: result, detail: detail())
+        }
+    }
+}
