@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The pure core: rules of the appliance. Standard library only.
@@ -46,6 +47,11 @@ let package = Package(
             "SegmanceCore", "SndFile", "Soxr",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
+        // The routine library (SQLite through GRDB), the PCM media store, stick import.
+        .target(name: "SegmanceLibrary", dependencies: [
+            "SegmanceCore", "SegmanceMedia",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
         .target(name: "SegmanceSim", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
@@ -64,9 +70,11 @@ let package = Package(
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile"]),
+        .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C"]),
+        .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia"]),
     ]
 )
