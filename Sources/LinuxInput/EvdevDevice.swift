@@ -76,6 +76,15 @@ public final class EvdevDevice: @unchecked Sendable {
         }
     }
 
+    /// Takes the device's events for this process alone (`EVIOCGRAB`), so a presenter
+    /// remote or pedal that is a keyboard does not also type into the console's login prompt.
+    /// Closing the device gives them back.
+    public func grab() throws {
+        guard ioctl(fileDescriptor, IOControl.evdevGrab, 1) == 0 else {
+            throw InputError.system(function: "ioctl(EVIOCGRAB)", path: path, errno: errno)
+        }
+    }
+
     /// The keys held down now (`EVIOCGKEY`), to resynchronise after `SYN_DROPPED`.
     public func pressedKeys() throws -> Set<UInt16> {
         var bits = [UInt8](repeating: 0, count: 96) // KEY_MAX 0x2ff + 1 bits

@@ -26,4 +26,8 @@ public enum IOControl {
     /// `EVIOCSCLOCKID`: choose the clock of event timestamps (takes an `int`).
     public static let evdevSetClock = request(direction: write, type: "E", number: 0xa0,
                                               size: MemoryLayout<Int32>.size)
+
+    /// `EVIOCGRAB`: take (1) or give back (0) exclusive use of the device's events.
+    public static let evdevGrab = request(direction: write, type: "E", number: 0x90,
+                                          size: MemoryLayout<Int32>.size)
 }

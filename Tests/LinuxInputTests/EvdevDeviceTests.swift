@@ -20,6 +20,10 @@ struct EvdevDeviceTests {
         #expect(!device.monotonicTimestamps)
         #expect(try device.readEvents() == events)
         #expect(try device.readEvents().isEmpty)
+        // Only an evdev node can be grabbed; the error says which call failed and why.
+        #expect(throws: InputError.system(function: "ioctl(EVIOCGRAB)", path: path, errno: ENOTTY)) {
+            try device.grab()
+        }
     }
 
     @Test func reassemblesRecordsSplitAcrossReadsOfAFIFO() throws {

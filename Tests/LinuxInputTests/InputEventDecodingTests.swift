@@ -96,6 +96,7 @@ struct IOControlTests {
         (IOControl.evdevGetName(length: 256), UInt(0x8100_4506)), // the kernel's EVIOCGNAME(256)
         (IOControl.evdevGetKeyState(length: 96), UInt(0x8060_4518)), // EVIOCGKEY(96)
         (IOControl.evdevSetClock, UInt(0x4004_45a0)), // EVIOCSCLOCKID
+        (IOControl.evdevGrab, UInt(0x4004_4590)), // EVIOCGRAB
         (IOControl.request(direction: IOControl.none, type: "E", number: 0x01, size: 0), UInt(0x4501)),
     ])
     func matchesTheKernel(computed: UInt, kernel: UInt) {
