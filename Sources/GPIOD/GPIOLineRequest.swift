@@ -65,7 +65,15 @@ public final class GPIOLineRequest: @unchecked Sendable {
         case .pullDown: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
         }
         if gpiod_line_request_bulk_both_edges_events_flags(&bulk, consumer, flags) != 0 {
-            throw GPIOError.last("gpiod_line_request_bulk_both_edges_events_flags", subject)
+            let error = Glibc.errno
+            // Busy lines are the usual cause (a gpio-keys overlay, another program): say who holds them.
+            let holders = offsets.compactMap { offset -> String? in
+                guard let info = try? chip.lineInfo(at: offset), info.used else { return nil }
+                return "\(offset) held by \"\(info.consumer ?? "kernel")\""
+            }
+            if !holders.isEmpty { subject += " (" + holders.joined(separator: ", ") + ")" }
+            throw GPIOError(function: "gpiod_line_request_bulk_both_edges_events_flags", subject: subject,
+                            errno: error)
         }
         self.bulk = bulk
 
