@@ -1,2 +1,0 @@
-import CGPIOD
-let placeholder = 0
