@@ -10,7 +10,8 @@ import SegmanceCore
 /// Button lines are debounced (`Debouncer`) and recognised (`ButtonGesture`). Encoder lines
 /// are not debounced: the quadrature table itself cancels contact bounce, and a debounce
 /// interval would swallow fast turns. A press whose contact opens again within the debounce
-/// interval is a glitch and reports nothing.
+/// interval is a glitch and reports nothing. A line that the map names both as an encoder
+/// line and as a button is an encoder line (`ControlMap.problems` reports it).
 public struct Controls: Sendable {
     public let map: ControlMap
     /// Button lines, sorted by line so that ties resolve the same way every run.

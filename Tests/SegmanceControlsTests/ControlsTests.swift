@@ -82,6 +82,15 @@ struct ControlsTests {
         #expect(events == [TimedEvent(.buttonDoublePressed(.select), at: ms(360))])
     }
 
+    @Test(arguments: 0...5)
+    func bouncyDoublePressOnSelect(bounces: Int) {
+        var controls = Controls(map: testMap())
+        var events = controls.run(bouncyTap(line: Line.select, at: ms(100), releaseAt: ms(170), bounces: bounces))
+        events += controls.run(bouncyTap(line: Line.select, at: ms(280), releaseAt: ms(350), bounces: bounces))
+        events += controls.process(.time(ms(5000)))
+        #expect(events == [TimedEvent(.buttonDoublePressed(.select), at: ms(350))])
+    }
+
     @Test func singlePressOnSelectAfterTheWindow() {
         var controls = Controls(map: testMap())
         var events = controls.run([edge(Line.select, true, ms(100)), edge(Line.select, false, ms(160))])
@@ -240,6 +249,14 @@ struct ControlsTests {
         var events = controls.run([edge(Line.play, false, ms(100))])
         events += controls.run(encoderEdges([0b01, 0b00], from: 0b11, at: ms(200)))
         #expect(events.map(\.event) == [.encoderTurned(1)])
+    }
+
+    @Test func aLineMappedTwiceIsAnEncoderLine() {
+        var map = testMap(steps: .one, acceleration: [])
+        map.buttons[Line.a] = .play
+        var controls = Controls(map: map)
+        let events = controls.run([edge(Line.a, true, ms(100)), edge(Line.a, false, ms(200))])
+        #expect(events.map(\.event) == [.encoderTurned(1), .encoderTurned(-1)])
     }
 
     @Test func mapProblems() {
