@@ -47,6 +47,11 @@ let package = Package(
             "SegmanceCore", "SndFile", "Soxr",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
+        // Board profiles: which pin, device, bus and display a board uses for each control.
+        .target(name: "SegmanceBoard", dependencies: [
+            "SegmanceCore", "SegmanceControls",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
             "SegmanceCore", "SegmanceMedia",
@@ -75,6 +80,7 @@ let package = Package(
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia"]),
     ]
 )

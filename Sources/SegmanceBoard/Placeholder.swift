@@ -1,0 +1,2 @@
+import SegmanceControls
+import TOMLKit
