@@ -82,6 +82,61 @@ struct TransportTests {
         #expect(!sounding)
     }
 
+    @Test("load while playing ramps the old part out and stays silent")
+    func loadWhilePlaying() {
+        let first = TestPCM(frames: 30_000)
+        let second = TestPCM(frames: 30_000, seed: 7000)
+        defer { first.free(); second.free() }
+        var r = makeRenderer()
+        let take = run(&r, [Cue(0, .load(first.slice)), Cue(0, .play(from: 0, countdown: 0)),
+                            Cue(1000, .load(second.slice))], frames: 2000, period: 97)
+        let bad = take.firstMismatch(1000..<2000) { f in
+            let i = f - 1000
+            return i < 240 ? (first.a(f) * rampOut(i, 240), first.a(f, 1) * rampOut(i, 240))
+                           : (0, 0)
+        }
+        #expect(bad == nil)
+        let (position, sounding) = (r.position, r.isSounding)
+        #expect(position == 0)
+        #expect(!sounding)
+    }
+
+    @Test("play with a countdown while playing ramps out, counts, starts at its frame")
+    func countdownWhilePlaying() {
+        let rate: Int64 = 48_000
+        let pcm = TestPCM(frames: 30_000)
+        defer { pcm.free() }
+        var r = makeRenderer()
+        let take = run(&r, [Cue(0, .load(pcm.slice)), Cue(0, .play(from: 0, countdown: 0)),
+                            Cue(1000, .play(from: 500, countdown: 1))],
+                       frames: Int(1000 + rate + 300), period: 128)
+        let tick = r.state.accentSound
+        let tickLength = Int64(r.state.accentLength)
+        let bad = take.firstMismatch(1000..<(1000 + rate + 300)) { f in
+            let i = f - 1000
+            if i >= rate {
+                let j = i - rate
+                let g: Float = j < 240 ? rampIn(j, 240) : 1
+                return (pcm.a(500 + j) * g, pcm.a(500 + j, 1) * g)
+            }
+            var l: Float = 0
+            var r: Float = 0
+            if i < 240 {
+                l = pcm.a(f) * rampOut(i, 240)
+                r = pcm.a(f, 1) * rampOut(i, 240)
+            }
+            if i < tickLength {
+                l += tick[Int(i)]
+                r += tick[Int(i)]
+            }
+            return (l, r)
+        }
+        #expect(bad == nil)
+        #expect(take.events.map(\.report.kind)
+                == [.started(at: 0), .countdownTick(remaining: 0), .started(at: 500)])
+        #expect(take.events.map(\.frame) == [0, 1000, 1000 + rate])
+    }
+
     @Test("reports carry the epoch of the last applied command")
     func epochs() {
         let pcm = TestPCM(frames: 3000)
