@@ -1,0 +1,28 @@
+/// A part's PCM as the render side reads it: interleaved stereo Int16 at the output
+/// rate, part-relative (frame 0 is the part's first frame).
+///
+/// The memory is owned by the control side, which keeps it mapped (and pre-faulted)
+/// for as long as any command naming it may still be applied or rendered.
+public struct PCMSlice: Equatable, @unchecked Sendable {
+    /// First sample (left channel of frame 0); nil for no audio.
+    public var base: UnsafePointer<Int16>?
+    /// Number of stereo frames.
+    public var frames: Int64
+
+    public init(base: UnsafePointer<Int16>?, frames: Int64) {
+        self.base = base
+        self.frames = base == nil ? 0 : max(0, frames)
+    }
+
+    /// No audio.
+    public static let empty = PCMSlice(base: nil, frames: 0)
+
+    /// The frames `start ..< start + length` of this PCM (clamped to what exists), e.g. a
+    /// part cut from a decoded file: `file.slice(from: part.start, length: part.length)`.
+    public func slice(from start: Int64, length: Int64) -> PCMSlice {
+        guard let base else { return .empty }
+        let s = min(max(0, start), frames)
+        let n = min(max(0, length), frames - s)
+        return PCMSlice(base: base + Int(s) * 2, frames: n)
+    }
+}

@@ -1,0 +1,78 @@
+import SegmanceCore
+
+/// A command for the render side: plain data only (no strings, arrays or references),
+/// so it can cross a lock-free queue and be applied on the real-time thread.
+///
+/// It mirrors `AudioCommand`; the control side converts with
+/// `init?(_:resolve:)`, resolving each `PartAudio` to the PCM it has prepared.
+/// Positions are part-relative frames at the output rate.
+public enum RenderCommand: Equatable, Sendable {
+    /// Make this PCM the part that sounds: any sounding audio ramps out, the countdown is
+    /// cancelled, the loop and the next part are cleared, the position is 0, and the
+    /// output stays silent until `play`.
+    case load(PCMSlice)
+    /// Start at `from` after `countdown` seconds of ticks. See `Renderer` for the frames.
+    case play(from: Int64, countdown: Int32)
+    /// Ramp out (the position advances during the ramp), then hold the position.
+    /// Cancels a countdown, holding its start position.
+    case pause
+    /// Ramp out, cancel any countdown and its ticks, position back to 0.
+    case stop
+    /// Continue from this frame: crossfaded while audio sounds, else just moved.
+    case seek(Int64)
+    /// Wrap at `end` back to `start`; with `countdownBeforeRepeat` > 0 count that many
+    /// seconds of ticks before each repeat.
+    case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32)
+    /// Play through the loop end.
+    case clearLoop
+    /// The part to continue with, seamlessly, when this one ends; nil = stop at the end.
+    case setNext(PCMSlice?)
+    /// Output gain in percent, 0...100; the gain is (percent/100)², ramped.
+    case setVolume(Int32)
+}
+
+/// A render command and the epoch it opens: reports are stamped with the epoch of the
+/// last command applied.
+public struct StampedCommand: Equatable, Sendable {
+    public var command: RenderCommand
+    public var epoch: UInt32
+    public init(_ command: RenderCommand, epoch: UInt32) {
+        self.command = command
+        self.epoch = epoch
+    }
+}
+
+extension RenderCommand {
+    /// Converts a core command; call on the control side only (it may allocate).
+    ///
+    /// `resolve` returns the prepared PCM of a part, nil when it has none; the
+    /// conversion then fails (returns nil) so the control side can report the problem.
+    /// Counts and percents are clamped to what the render side accepts.
+    public init?(_ command: AudioCommand, resolve: (PartAudio) -> PCMSlice?) {
+        switch command {
+        case .load(let part):
+            guard let pcm = resolve(part) else { return nil }
+            self = .load(pcm)
+        case .play(let from, let countdown):
+            self = .play(from: from, countdown: Int32(clamping: max(0, countdown)))
+        case .pause:
+            self = .pause
+        case .stop:
+            self = .stop
+        case .seek(let to):
+            self = .seek(to)
+        case .setLoop(let region?):
+            self = .setLoop(start: region.range.lowerBound, end: region.range.upperBound,
+                            countdownBeforeRepeat: Int32(clamping: max(0, region.countdownBeforeRepeat)))
+        case .setLoop(nil):
+            self = .clearLoop
+        case .setNext(let part?):
+            guard let pcm = resolve(part) else { return nil }
+            self = .setNext(pcm)
+        case .setNext(nil):
+            self = .setNext(nil)
+        case .setVolume(let percent):
+            self = .setVolume(Int32(min(100, max(0, percent))))
+        }
+    }
+}

@@ -1,0 +1,353 @@
+import SegmanceCore
+
+/// What the main voice is doing.
+enum MainMode: UInt8 {
+    /// Silent, the position holds.
+    case idle
+    /// Advancing; the envelope rises to full (or is full).
+    case playing
+    /// Advancing while the envelope falls; holds when it reaches 0.
+    case pausing
+}
+
+/// The loop in force, in part-relative frames: wrap when the main voice reaches `end`.
+struct LoopState {
+    var active = false
+    var start: Int64 = 0
+    var end: Int64 = 0
+    var countdown: Int32 = 0
+}
+
+/// A pending start: `count` ticks at `t0 + k·rate`, then audio from `start` at
+/// `t0 + count·rate`. `index` is the next event (a tick while `< count`, else the start).
+struct CountdownState {
+    var active = false
+    var t0: Int64 = 0
+    var count: Int32 = 0
+    var index: Int32 = 0
+    var start: Int64 = 0
+}
+
+/// Everything the render side knows, as plain data: no references, no allocation.
+/// Pointers point into storage owned by `Renderer`.
+struct RenderState {
+    let rate: Int64
+    let ramp: Int32
+    let crossfade: Int32
+    let volumeRamp: Int32
+    let positionInterval: Int64
+    let tickSound: UnsafePointer<Float>
+    let tickLength: Int32
+    let accentSound: UnsafePointer<Float>
+    let accentLength: Int32
+    let reports: UnsafeMutablePointer<RenderReport>
+    let reportCapacity: Int
+
+    var reportCount = 0
+    var droppedReports = 0
+    var lastPositionReport: Int64 = -1
+
+    /// Output frames rendered so far.
+    var clock: Int64 = 0
+    var epoch: UInt32 = 0
+
+    var main = Voice(.empty)
+    var mode = MainMode.idle
+    /// Envelope level 0...ramp; the gain of a frame is level/ramp, then the level steps.
+    var level: Int32 = 0
+    var levelStep: Int32 = 0
+
+    /// The crossfade partner: the audio the main voice left at a loop seam or seek.
+    var partner = Voice(.empty)
+    var partnerStep: Int32 = 0
+    var partnerActive = false
+
+    /// Audio abandoned by stop, load or a counted restart, ramping out on its own.
+    var fading = Voice(.empty)
+    var fadingLevel: Int32 = 0
+
+    var loop = LoopState()
+    var next: PCMSlice?
+
+    var volumeFrom: Float = 1
+    var volumeTo: Float = 1
+    var volumeStep: Int32
+
+    var countdown = CountdownState()
+    var tick = TickVoice()
+    var fadingTick = TickVoice()
+    var fadingTickLevel: Int32 = 0
+
+    init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
+         tickSound: UnsafePointer<Float>, tickLength: Int32,
+         accentSound: UnsafePointer<Float>, accentLength: Int32,
+         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int) {
+        self.rate = rate
+        self.ramp = ramp
+        self.crossfade = crossfade
+        self.volumeRamp = volumeRamp
+        self.positionInterval = positionInterval
+        self.tickSound = tickSound
+        self.tickLength = tickLength
+        self.accentSound = accentSound
+        self.accentLength = accentLength
+        self.reports = reports
+        self.reportCapacity = reportCapacity
+        self.volumeStep = volumeRamp
+    }
+
+    var position: Int64 { countdown.active ? countdown.start : main.pos }
+
+    var isSounding: Bool {
+        mode != .idle || fadingLevel > 0 || tick.isActive || fadingTickLevel > 0
+            || countdown.active
+    }
+
+    // MARK: Reports
+
+    mutating func report(_ kind: AudioReport.Kind) {
+        if reportCount < reportCapacity {
+            (reports + reportCount).initialize(to: RenderReport(AudioReport(epoch: epoch, kind),
+                                                                frame: clock))
+            reportCount &+= 1
+        } else {
+            droppedReports &+= 1
+        }
+    }
+
+    // MARK: Commands
+
+    mutating func apply(_ stamped: StampedCommand) {
+        epoch = stamped.epoch
+        switch stamped.command {
+        case .load(let pcm):
+            cancelCountdown()
+            handOffToFading()
+            main = Voice(pcm)
+            silenceMain()
+            loop = LoopState()
+            next = nil
+        case .play(let from, let count):
+            cancelCountdown()
+            let p = clampToPart(from)
+            if count > 0 {
+                handOffToFading()
+                silenceMain()
+                main.pos = p
+            }
+            countdown = CountdownState(active: true, t0: clock, count: max(0, count), index: 0,
+                                       start: p)
+        case .pause:
+            if countdown.active {
+                let p = countdown.start
+                cancelCountdown()
+                if mode == .idle { main.pos = p }
+            } else {
+                cutTick()
+            }
+            if mode == .playing {
+                if level > 0 {
+                    mode = .pausing
+                    levelStep = -1
+                } else {
+                    settlePause()
+                }
+            }
+        case .stop:
+            cancelCountdown()
+            handOffToFading()
+            silenceMain()
+            main.pos = 0
+        case .seek(let to):
+            var p = clampToPart(to)
+            if loop.active { p = clamp(p, loop.start, loop.end - 1) }
+            if countdown.active {
+                countdown.start = p
+                if mode == .idle { main.pos = p }
+            } else if mode != .idle && level > 0 {
+                startCrossfade()
+                main.pos = p
+            } else {
+                main.pos = p
+            }
+        case .setLoop(let start, let end, let count):
+            let s = max(0, start)
+            let e = end < main.frames ? end : main.frames
+            loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count))
+                         : LoopState()
+        case .clearLoop:
+            loop = LoopState()
+        case .setNext(let pcm):
+            next = pcm
+        case .setVolume(let percent):
+            let p = percent < 0 ? 0 : (percent > 100 ? 100 : percent)
+            volumeFrom = volume()
+            volumeTo = Float(p * p) / 10_000
+            volumeStep = 0
+        }
+    }
+
+    @inline(__always)
+    func clamp(_ x: Int64, _ lo: Int64, _ hi: Int64) -> Int64 {
+        x < lo ? lo : (x > hi ? hi : x)
+    }
+
+    func clampToPart(_ p: Int64) -> Int64 { clamp(p, 0, main.frames) }
+
+    /// The volume gain of the current frame.
+    @inline(__always)
+    func volume() -> Float {
+        volumeStep >= volumeRamp
+            ? volumeTo
+            : volumeFrom + (volumeTo - volumeFrom) * (Float(volumeStep) / Float(volumeRamp))
+    }
+
+    mutating func silenceMain() {
+        mode = .idle
+        level = 0
+        levelStep = 0
+        partnerActive = false
+    }
+
+    /// The main voice's current audio continues in the fading slot, ramping out from its
+    /// current level, so the main voice is free at once.
+    mutating func handOffToFading() {
+        if mode != .idle && level > 0 {
+            fading = main
+            fadingLevel = level
+        }
+        partnerActive = false
+    }
+
+    /// The main voice's audio becomes the crossfade partner; the caller moves `main.pos`.
+    mutating func startCrossfade() {
+        partner = main
+        partnerStep = 0
+        partnerActive = true
+    }
+
+    mutating func cancelCountdown() {
+        countdown.active = false
+        cutTick()
+    }
+
+    /// A sounding tick ramps out in its own slot.
+    mutating func cutTick() {
+        if tick.isActive {
+            fadingTick = tick
+            fadingTickLevel = ramp
+        }
+        tick = TickVoice()
+    }
+
+    mutating func settlePause() {
+        silenceMain()
+        report(.position(main.pos))
+    }
+
+    // MARK: Events at the current frame
+
+    /// Completes ramps and fires everything due at `clock`. Idempotent for one clock.
+    mutating func processEvents() {
+        if levelStep > 0 && level >= ramp {
+            level = ramp
+            levelStep = 0
+        }
+        if levelStep < 0 && level <= 0 {
+            level = 0
+            levelStep = 0
+            if mode == .pausing { settlePause() }
+        }
+        if partnerActive && partnerStep >= crossfade { partnerActive = false }
+        if !tick.isActive { tick = TickVoice() }
+        if fadingTickLevel > 0 && !fadingTick.isActive { fadingTickLevel = 0 }
+
+        // A wrap can start a countdown whose first tick is due now, and a start can land
+        // on the part's end: loop until nothing more fires (bounded, for safety).
+        var rounds = 0
+        while rounds < 8 {
+            rounds &+= 1
+            var fired = false
+            if mode != .idle {
+                if loop.active && main.pos == loop.end {
+                    wrapLoop()
+                    fired = true
+                } else if main.pos >= main.frames {
+                    reachEnd()
+                    fired = true
+                }
+            }
+            if countdown.active && clock == countdownEventClock() {
+                countdownEvent()
+                fired = true
+            }
+            if !fired { break }
+        }
+
+        if positionInterval > 0 && mode != .idle && clock % positionInterval == 0
+            && lastPositionReport != clock {
+            lastPositionReport = clock
+            report(.position(main.pos))
+        }
+    }
+
+    func countdownEventClock() -> Int64 {
+        countdown.t0 &+ Int64(countdown.index) &* rate
+    }
+
+    mutating func wrapLoop() {
+        report(.looped)
+        if loop.countdown > 0 && mode == .playing {
+            handOffToFading()
+            silenceMain()
+            main.pos = loop.start
+            countdown = CountdownState(active: true, t0: clock, count: loop.countdown, index: 0,
+                                       start: loop.start)
+        } else {
+            startCrossfade()
+            main.pos = loop.start
+        }
+    }
+
+    mutating func reachEnd() {
+        if mode == .pausing {
+            settlePause()
+            return
+        }
+        if let n = next, n.base != nil, n.frames > 0 {
+            main = Voice(n)
+            next = nil
+            loop = LoopState()
+            report(.advanced)
+        } else {
+            next = nil
+            silenceMain()
+            report(.partEnded)
+        }
+    }
+
+    mutating func countdownEvent() {
+        if countdown.index < countdown.count {
+            let remaining = countdown.count - 1 - countdown.index
+            if tick.isActive { cutTick() }
+            tick = remaining == 0
+                ? TickVoice(samples: accentSound, length: accentLength, index: 0)
+                : TickVoice(samples: tickSound, length: tickLength, index: 0)
+            report(.countdownTick(remaining: Int(remaining)))
+            countdown.index &+= 1
+        } else {
+            countdown.active = false
+            let p = clampToPart(countdown.start)
+            if mode != .idle && level > 0 {
+                startCrossfade()
+                levelStep = level < ramp ? 1 : 0
+            } else {
+                level = 0
+                levelStep = 1
+            }
+            main.pos = p
+            mode = .playing
+            report(.started(at: p))
+        }
+    }
+}

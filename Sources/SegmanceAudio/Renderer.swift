@@ -1,0 +1,161 @@
+import SegmanceCore
+
+/// The render function: fills interleaved stereo Float32 output from the active part's
+/// PCM, the same code for the real-time ALSA thread and for the simulator's virtual time.
+///
+/// **Real-time safety.** `apply`, `render` and the report accessors other than
+/// `takeReports()` never allocate, lock, log, touch the disk, use strings, arrays,
+/// existentials or closures, or retain/release anything: all state is a plain struct
+/// holding unsafe pointers into storage allocated once in `init` (the click sounds, the
+/// report buffer). `Renderer` is a noncopyable struct rather than a class so that the
+/// storage has exactly one owner, is freed in `deinit`, and no call on the render path
+/// goes through reference counting or dynamic exclusivity checks. It is owned and used by
+/// one thread at a time (the real-time thread, or the simulator's loop).
+///
+/// **Frames.** `clock` counts output frames since creation. A command applied with
+/// `apply` takes effect at the first frame of the next `render` call (a period boundary);
+/// "t0" below is that frame. Commands apply in the order given. Output sample values:
+/// `s` is a source sample, `a = Float(s) / 32768`; `R`, `X` are `config.rampFrames`,
+/// `config.crossfadeFrames`; at volume 100 and outside ramps, crossfades and ticks the
+/// output is exactly `a` for every sample.
+///
+/// - **play(from: p, countdown: n)**, n > 0: ticks start at frames `t0 + k·rate`,
+///   k = 0..<n, each reported at its onset as `countdownTick(remaining: n-1-k)`; the last
+///   is the accented tick. Any audio sounding at t0 ramps out (R frames, gain
+///   `(L-i)/R` from its level L). At `t0 + n·rate` audio starts at p with a ramp-in:
+///   output frame i of the ramp is `a[p+i] · (i/R)`, reported `started(at: p)`.
+///   n == 0: the same start at t0. If audio is sounding then, the start is crossfaded
+///   like a seek instead. A `play` during a countdown restarts it.
+/// - **pause**: the audio ramps out (frame i of the ramp: `a[q+i] · ((R-i)/R)` from the
+///   pause frame q), the position advancing R frames; then silence and the position
+///   holds, reported `position(q+R)`. During a countdown: the countdown and its ticks
+///   stop, the position holds at its start.
+/// - **stop**: audio ramps out, the countdown is cancelled, the position is 0. A tick
+///   sounding when a countdown is cancelled or restarted is cut with an R-frame ramp.
+/// - **seek(to: q)** while audio sounds: crossfade from the old audio (at o) to the new:
+///   frame i < X is `a[q+i]·(i/X) + a[o+i]·(1 - i/X)`; otherwise the position just moves.
+///   The target is clamped to the part, and into an active loop.
+/// - **loop** [A, E): the frame after E-1 is A's audio, crossfaded: frame i < X is
+///   `a[A+i]·(i/X) + a[E+i]·(1 - i/X)` (0 past the part's end), then exactly `a[A+i]`;
+///   reported `looped`. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
+///   (from E), `looped` is reported, then a countdown of n ticks with t0 = that frame
+///   and a start at A as for `play`.
+/// - **part end**, no loop: if a next part is set, its frame 0 is the very next output
+///   frame, no ramp, reported `advanced`; the position counts in the new part and the
+///   loop is cleared. Otherwise silence, reported `partEnded`; the position stays at the
+///   end.
+/// - **setVolume(v)**: the gain `(v/100)²` (exactly 1 at 100) is reached linearly over
+///   `config.volumeRampFrames` frames. It scales the audio and the ticks.
+/// - **ticks** are added to the output at their exact frames: the first sample of a
+///   tick is non-zero.
+/// - While audio advances, `position(p)` is reported at every multiple of
+///   `config.positionReportInterval` output frames.
+///
+/// Reports are stamped with the epoch of the last applied command and with their output
+/// frame, and collect in a fixed buffer that the caller drains after each `render`.
+public struct Renderer: ~Copyable {
+    public let sampleRate: Int
+    public let config: RenderConfig
+    var state: RenderState
+    private let tickStorage: UnsafeMutablePointer<Float>
+    private let reportStorage: UnsafeMutablePointer<RenderReport>
+
+    /// Allocates all storage the render path will ever use and synthesizes the clicks.
+    /// Lengths in `config` below 1 are taken as 1.
+    public init(sampleRate: Int = 48_000, config: RenderConfig = RenderConfig()) {
+        let rate = max(1, sampleRate)
+        self.sampleRate = rate
+        self.config = config
+        let tickLength = TickSynth.length(of: config.tick, sampleRate: rate)
+        let accentLength = TickSynth.length(of: config.accent, sampleRate: rate)
+        tickStorage = .allocate(capacity: tickLength + accentLength)
+        TickSynth.fill(tickStorage, length: tickLength, sound: config.tick, sampleRate: rate)
+        TickSynth.fill(tickStorage + tickLength, length: accentLength, sound: config.accent,
+                       sampleRate: rate)
+        let capacity = max(1, config.reportCapacity)
+        reportStorage = .allocate(capacity: capacity)
+        func frames(_ n: Int) -> Int32 { Int32(clamping: max(1, n)) }
+        state = RenderState(
+            rate: Int64(rate), ramp: frames(config.rampFrames),
+            crossfade: frames(config.crossfadeFrames), volumeRamp: frames(config.volumeRampFrames),
+            positionInterval: Int64(max(0, config.positionReportInterval)),
+            tickSound: UnsafePointer(tickStorage), tickLength: Int32(clamping: tickLength),
+            accentSound: UnsafePointer(tickStorage + tickLength),
+            accentLength: Int32(clamping: accentLength),
+            reports: reportStorage, reportCapacity: capacity)
+    }
+
+    deinit {
+        tickStorage.deallocate()
+        reportStorage.deallocate()
+    }
+
+    /// Applies a command; it takes effect at the first frame of the next `render`.
+    /// Real-time safe.
+    public mutating func apply(_ command: StampedCommand) {
+        state.apply(command)
+    }
+
+    /// Writes `frames` interleaved stereo frames (`2 · frames` floats) to `out`.
+    /// Real-time safe. The output does not depend on how a timeline is split into calls.
+    public mutating func render(into out: UnsafeMutablePointer<Float>, frames: Int) {
+        state.render(into: out, frames: frames)
+    }
+
+    /// Output frames rendered since creation.
+    public var clock: Int64 { state.clock }
+
+    /// Part-relative frame of playback; during a countdown, where audio will start.
+    public var position: Int64 { state.position }
+
+    /// The epoch of the last applied command.
+    public var epoch: UInt32 { state.epoch }
+
+    /// Whether output may be non-silent without another command: audio advancing or
+    /// ramping out, a tick sounding, or a countdown pending.
+    public var isSounding: Bool { state.isSounding }
+
+    /// Whether audio is advancing toward full level (not paused, stopped or counting).
+    public var isPlaying: Bool { state.mode == .playing }
+
+    /// Whether a countdown with ticks is pending.
+    public var isCountingDown: Bool { state.countdown.active && state.countdown.count > 0 }
+
+    // MARK: Reports
+
+    /// Reports collected since the last drain, in order.
+    public var reportCount: Int { state.reportCount }
+
+    /// Reports dropped because the buffer was full, since creation.
+    public var droppedReports: Int { state.droppedReports }
+
+    /// The report at `index` (0 ..< reportCount).
+    public func report(at index: Int) -> RenderReport {
+        precondition(index >= 0 && index < state.reportCount)
+        return state.reports[index]
+    }
+
+    /// Forgets the collected reports.
+    public mutating func removeAllReports() {
+        state.reportCount = 0
+    }
+
+    /// Hands each collected report to `body` in order, then forgets them. Real-time safe
+    /// when `body` is.
+    public mutating func drainReports(_ body: (RenderReport) -> Void) {
+        for i in 0..<state.reportCount { body(state.reports[i]) }
+        state.reportCount = 0
+    }
+
+    /// The collected reports as an array, then forgets them. Allocates: not for the
+    /// real-time thread.
+    public mutating func takeReports() -> [RenderReport] {
+        var all: [RenderReport] = []
+        all.reserveCapacity(state.reportCount)
+        for i in 0..<state.reportCount { all.append(state.reports[i]) }
+        state.reportCount = 0
+        return all
+    }
+}
+
+extension Renderer: @unchecked Sendable {}
