@@ -44,10 +44,20 @@ public enum Player {
             if state.menu != nil { return MenuRules.turn(detents, &state) }
             return seek(byDetents: detents, &state)
         case .buttonPressed(let button):
+            dismissInfo(&state)
             return press(button, &state)
         case .buttonLongPressed(let button):
+            dismissInfo(&state)
             return longPress(button, &state)
         }
+    }
+
+    /// A transport button takes the screen back from an informational notice, so the
+    /// performer sees the countdown they just started. Problems stay until they expire.
+    private static func dismissInfo(_ state: inout PlayerState) {
+        guard let shown = state.notice, shown.notice.kind == .info else { return }
+        state.notice = nil
+        if !state.pendingNotices.isEmpty { show(state.pendingNotices.removeFirst(), in: &state) }
     }
 
     // MARK: - Buttons

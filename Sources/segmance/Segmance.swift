@@ -4,5 +4,6 @@ import ArgumentParser
 struct Segmance: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segmance",
-        abstract: "Segmance Box: a rehearsal appliance.")
+        abstract: "Segmance Box: rehearse routines from a USB stick, hands-free.",
+        subcommands: [Sim.self, DemoStick.self])
 }

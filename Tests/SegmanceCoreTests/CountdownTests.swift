@@ -106,6 +106,7 @@ import Testing
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 5), epoch: e)]) {
             $0.transport = .countingDown(Countdown(remaining: 5, origin: .stopped))
             $0.epoch = e
+            $0.notice = nil // the routine's title gives way to the countdown
         }
     }
 }

@@ -113,6 +113,24 @@ import Testing
         }
     }
 
+    @Test func aButtonTakesTheScreenBackFromAnInfoNoticeButNotFromAProblem() {
+        var store = TestStore(F.loaded(Settings(countdown: 3)))
+        _ = Player.reduce(&store.state, .notice(Notice(.info, ["Stick found"])))
+        let e = store.state.epoch + 1
+        store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 3), epoch: e)]) {
+            $0.notice = nil
+            $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
+            $0.epoch = e
+        }
+        let problem = Notice(.problem, ["x.mp3", "not audio"])
+        _ = Player.reduce(&store.state, .notice(problem))
+        store.send(.buttonPressed(.play), [.audio(.stop, epoch: e + 1)]) {
+            $0.transport = .stopped
+            $0.epoch = e + 1
+        }
+        #expect(store.state.notice?.notice == problem)
+    }
+
     @Test func bootTellsTheAudioSideTheVolume() {
         var store = TestStore(F.loaded(Settings(volume: 65)))
         store.send(.booted, [.audio(.setVolume(65), epoch: store.state.epoch)])

@@ -1,0 +1,72 @@
+/// What a character LCD shows: one byte per cell, exactly as written to the HD44780's
+/// DDRAM (0...7 custom glyphs, 0x20...0x7E ASCII, 0xFF the full block).
+public struct Frame: Equatable, Sendable {
+    public let columns: Int
+    public let rows: Int
+    public var cells: [UInt8]
+
+    /// A blank frame.
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+        cells = [UInt8](repeating: 0x20, count: columns * rows)
+    }
+
+    public func row(_ r: Int) -> [UInt8] { Array(cells[r * columns..<(r + 1) * columns]) }
+
+    /// Writes `bytes` from (row, column), clipped to the row.
+    public mutating func put(_ bytes: [UInt8], row: Int, column: Int = 0) {
+        guard row >= 0, row < rows else { return }
+        for (i, b) in bytes.enumerated() where column + i < columns && column + i >= 0 {
+            cells[row * columns + column + i] = b
+        }
+    }
+
+    /// Each row as text, glyphs shown by their Unicode stand-ins.
+    public var text: [String] {
+        (0..<rows).map { r in
+            String(row(r).map { b -> Character in
+                if let g = Glyph(rawValue: b) { return g.standIn }
+                if b == Glyph.fullBlock { return "█" }
+                return Character(Unicode.Scalar(b))
+            })
+        }
+    }
+
+    /// A run of changed cells: write `bytes` at (row, column).
+    public struct Run: Equatable, Sendable {
+        public var row: Int
+        public var column: Int
+        public var bytes: [UInt8]
+        public init(row: Int, column: Int, bytes: [UInt8]) {
+            self.row = row
+            self.column = column
+            self.bytes = bytes
+        }
+    }
+
+    /// The runs of cells that differ from `old` (everything when the sizes differ), so a
+    /// driver writes only what changed, as lcdproc's flush does.
+    public func diff(from old: Frame?) -> [Run] {
+        var runs: [Run] = []
+        for r in 0..<rows {
+            var c = 0
+            while c < columns {
+                let i = r * columns + c
+                guard let old, old.columns == columns, old.rows == rows, old.cells[i] == cells[i] else {
+                    var end = c + 1
+                    while end < columns {
+                        let j = r * columns + end
+                        if let old, old.columns == columns, old.rows == rows, old.cells[j] == cells[j] { break }
+                        end += 1
+                    }
+                    runs.append(Run(row: r, column: c, bytes: Array(cells[i..<(r * columns + end)])))
+                    c = end
+                    continue
+                }
+                c += 1
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,181 @@
+import SegmanceCore
+
+/// `render(state, columns, rows) -> Frame`: what the LCD shows for a state. Pure.
+public enum Screen {
+    /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out).
+    /// Priority: a notice, the menu, the countdown, the moves view, now playing.
+    public static func render(_ state: PlayerState, columns: Int, rows: Int) -> Frame {
+        var f = Frame(columns: columns, rows: rows)
+        let now = state.now
+        if let shown = state.notice, now < shown.until {
+            notice(shown.notice, into: &f, now: now)
+        } else if let menu = state.menu {
+            self.menu(menu, state, into: &f, now: now)
+        } else if state.routine == nil {
+            f.line("No routines", row: 0, now: now)
+            f.line("Insert a stick", row: 1, now: now)
+        } else if case .countingDown(let countdown) = state.transport {
+            self.countdown(countdown, state, into: &f, now: now)
+        } else if state.view == .moves {
+            moves(state, into: &f, now: now)
+        } else {
+            nowPlaying(state, into: &f, now: now)
+        }
+        return f
+    }
+
+    // MARK: - Screens
+
+    private static func nowPlaying(_ state: PlayerState, into f: inout Frame, now: Int64) {
+        guard let routine = state.routine, let part = state.part else { return }
+        let top = f.rows >= 4 ? 1 : 0
+        if f.rows >= 4 { f.line(routine.title, row: 0, now: now) }
+        // "▶ 2/3 Groove" with the loop markers at the right end.
+        let markers = loopMarkers(state.loop)
+        let head = [transportGlyph(state.transport).rawValue, 0x20]
+            + LCDText.bytes("\(state.partIndex + 1)/\(routine.parts.count) ")
+        f.put(head, row: top)
+        let titleWidth = f.columns - head.count - (markers.isEmpty ? 0 : markers.count + 1)
+        f.put(Marquee.window(LCDText.bytes(part.title), width: titleWidth, now: now), row: top, column: head.count)
+        f.put(markers, row: top, column: f.columns - markers.count)
+        // "0:12/0:32" and, on 20 columns, a progress bar.
+        let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
+        let length = Clock.minutesSeconds(part.length, sampleRate: state.sampleRate)
+        if f.rows >= 4 {
+            let left = LCDText.bytes(position), right = LCDText.bytes(length)
+            f.put(left, row: 2)
+            f.put(right, row: 2, column: f.columns - right.count)
+            let barWidth = f.columns - left.count - right.count - 2
+            f.put(bar(state.position, of: part.length, width: barWidth), row: 2, column: left.count + 1)
+            if let m = state.currentMoveIndex {
+                f.put([Glyph.note.rawValue, 0x20], row: 3)
+                f.put(Marquee.window(moveLine(part.moves[m]), width: f.columns - 2, now: now), row: 3, column: 2)
+            }
+        } else {
+            f.put(LCDText.bytes("\(position)/\(length)"), row: 1)
+        }
+    }
+
+    private static func countdown(_ countdown: Countdown, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        guard let routine = state.routine, let part = state.part else { return }
+        let count = LCDText.bytes("Ready in \(countdown.remaining)")
+        if f.rows >= 4 {
+            f.line(routine.title, row: 0, now: now)
+            f.put(count, row: 1, column: max(0, (f.columns - count.count) / 2))
+            f.line("\(state.partIndex + 1)/\(routine.parts.count) \(part.title)", row: 3, now: now)
+        } else {
+            f.put(count, row: 0, column: max(0, (f.columns - count.count) / 2))
+            f.line(part.title, row: 1, now: now)
+        }
+    }
+
+    private static func moves(_ state: PlayerState, into f: inout Frame, now: Int64) {
+        // The transport symbol leads the first row here too: it always shows the real state.
+        let glyph = transportGlyph(state.transport).rawValue
+        guard let part = state.part, let m = state.currentMoveIndex else {
+            f.put([glyph, 0x20] + LCDText.bytes("No moves"), row: 0)
+            if let part = state.part { f.line(part.title, row: 1, now: now) }
+            return
+        }
+        func show(_ index: Int, at row: Int) {
+            let move = part.moves[index]
+            let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("\(index + 1)/\(part.moves.count) ")
+            f.put(head, row: row)
+            f.put(Marquee.window(LCDText.bytes(move.name), width: f.columns - head.count, now: now), row: row, column: head.count)
+            let detail = move.note.isEmpty ? move.type.name : "\(move.type.name): \(move.note)"
+            f.line(detail, row: row + 1, now: now)
+        }
+        show(m, at: 0)
+        if f.rows >= 4, m + 1 < part.moves.count { show(m + 1, at: 2) }
+    }
+
+    private static func menu(_ menu: Menu, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        switch menu.page {
+        case .main:
+            let items = Menu.Item.allCases
+            list(items.map { ($0.rawValue, value(of: $0, state)) }, cursor: menu.cursor, into: &f, now: now)
+        case .routines:
+            list(state.routines.map { ($0.title, "") }, cursor: menu.cursor, into: &f, now: now)
+        case .editing(let item):
+            f.line(item.rawValue, row: 0, now: now)
+            let v = LCDText.bytes("< \(value(of: item, state)) >")
+            f.put(v, row: f.rows >= 4 ? 2 : 1, column: max(0, (f.columns - v.count) / 2))
+        }
+    }
+
+    /// A scrolling list: '>' marks the cursor row; values are right-aligned.
+    private static func list(_ rows: [(String, String)], cursor: Int, into f: inout Frame, now: Int64) {
+        guard !rows.isEmpty else {
+            f.line("(empty)", row: 0, now: now)
+            return
+        }
+        let first = min(max(0, cursor - f.rows + 1), max(0, rows.count - f.rows))
+        for r in 0..<min(f.rows, rows.count - first) {
+            let i = first + r
+            let (label, value) = rows[i]
+            let v = LCDText.bytes(value)
+            f.put([i == cursor ? UInt8(ascii: ">") : 0x20], row: r)
+            let width = f.columns - 1 - (v.isEmpty ? 0 : v.count + 1)
+            let text = LCDText.bytes(label)
+            f.put(i == cursor ? Marquee.window(text, width: width, now: now) : Array(text.prefix(width)), row: r, column: 1)
+            f.put(v, row: r, column: f.columns - v.count)
+        }
+    }
+
+    private static func notice(_ notice: Notice, into f: inout Frame, now: Int64) {
+        for (r, line) in notice.lines.prefix(f.rows).enumerated() {
+            f.line((notice.kind == .problem && r == 0 ? "!" : "") + line, row: r, now: now)
+        }
+    }
+
+    // MARK: - Pieces
+
+    static func value(of item: Menu.Item, _ state: PlayerState) -> String {
+        let s = state.settings
+        switch item {
+        case .routines: return ""
+        case .countdown: return s.countdown == 0 ? "Off" : "\(s.countdown) s"
+        case .countdownBeforeRepeat: return s.countdownBeforeRepeat ? "On" : "Off"
+        case .atPartEnd: return s.atPartEnd == .stop ? "Stop" : "Next"
+        case .volume: return "\(s.volume)%"
+        }
+    }
+
+    /// The symbol always shows the real state of the transport.
+    static func transportGlyph(_ transport: Transport) -> Glyph {
+        switch transport {
+        case .playing, .countingDown: .play
+        case .paused: .pause
+        case .stopped: .stop
+        }
+    }
+
+    static func loopMarkers(_ loop: LoopMode) -> [UInt8] {
+        switch loop {
+        case .off: []
+        case .part: [Glyph.loop.rawValue]
+        case .markedA: [Glyph.markA.rawValue]
+        case .ab: [Glyph.markA.rawValue, Glyph.markB.rawValue]
+        }
+    }
+
+    /// A progress bar in half-cell steps: full blocks, then a half block.
+    static func bar(_ position: FramePosition, of length: FramePosition, width: Int) -> [UInt8] {
+        guard width > 0 else { return [] }
+        let halves = length > 0 ? Int(min(max(0, position), length) * Int64(width * 2) / length) : 0
+        return (0..<width).map { i in
+            halves >= 2 * (i + 1) ? Glyph.fullBlock : halves == 2 * i + 1 ? Glyph.halfBar.rawValue : 0x20
+        }
+    }
+
+    static func moveLine(_ move: Move) -> [UInt8] {
+        LCDText.bytes(move.note.isEmpty ? move.name : "\(move.name) - \(move.note)")
+    }
+}
+
+extension Frame {
+    /// A whole row of text, scrolling when it is too long.
+    mutating func line(_ text: String, row: Int, now: Int64) {
+        put(Marquee.window(LCDText.bytes(text), width: columns, now: now), row: row)
+    }
+}

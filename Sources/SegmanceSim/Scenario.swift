@@ -1,0 +1,126 @@
+import SegmanceCore
+
+/// A scripted rehearsal: one action a line, time in seconds from the start (DESIGN §4).
+///
+///     0.0   tap play          # press, release 60 ms later
+///     4.0   turn +3           # encoder, 3 detents clockwise (add "fast" for a quick flick)
+///     6.0   tap loop          # mark A
+///     20.0  hold prev 0.8     # long press
+///     21.0  bounce next       # a press with contact bounce
+///     22.0  double select     # two taps 150 ms apart
+///     25.0  stick fixtures/stick-1
+///     31.0  unstick
+///     40.0  end
+public struct Scenario: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        case tap(Button)
+        case hold(Button, seconds: Int64Nanoseconds)
+        case bounce(Button)
+        case double(Button)
+        case press(Button)
+        case release(Button)
+        case turn(Int, fast: Bool)
+        case stick(String)
+        case unstick
+        case end
+    }
+
+    public struct Step: Equatable, Sendable {
+        /// Nanoseconds from the start.
+        public var time: Int64
+        public var action: Action
+        /// 1-based line in the scenario text.
+        public var line: Int
+    }
+
+    public var steps: [Step]
+
+    /// When the run ends: the `end` action, or 2 s after the last action.
+    public var duration: Int64 {
+        if let end = steps.first(where: { $0.action == .end }) { return end.time }
+        return (steps.last?.time ?? 0) + 2_000_000_000
+    }
+
+    /// Parses scenario text; errors name the file and the line.
+    public init(parsing text: String, file: String = "scenario") throws(ScenarioError) {
+        var steps: [Step] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard let first = words.first else { continue }
+            func fail(_ why: String) -> ScenarioError { ScenarioError(file: file, line: line, reason: why) }
+            guard let time = Self.nanoseconds(first) else { throw fail("'\(first)' is not a time in seconds") }
+            if let previous = steps.last, time < previous.time {
+                throw fail("time \(first) is before the previous line's")
+            }
+            guard words.count >= 2 else { throw fail("an action is missing after the time") }
+            let args = Array(words.dropFirst(2))
+            func button() throws(ScenarioError) -> Button {
+                guard let name = args.first else { throw fail("'\(words[1])' needs a button (\(Self.buttonNames))") }
+                guard let b = Button(rawValue: name) else {
+                    throw fail("'\(name)' is not a button (\(Self.buttonNames))")
+                }
+                return b
+            }
+            let action: Action
+            switch words[1] {
+            case "tap": action = .tap(try button())
+            case "bounce": action = .bounce(try button())
+            case "double": action = .double(try button())
+            case "press": action = .press(try button())
+            case "release": action = .release(try button())
+            case "hold":
+                let b = try button()
+                guard args.count == 2, let d = Self.nanoseconds(args[1]), d > 0 else {
+                    throw fail("hold needs a button and a duration in seconds, e.g. 'hold prev 0.8'")
+                }
+                action = .hold(b, seconds: d)
+            case "turn":
+                guard let n = args.first.flatMap({ Int($0.hasPrefix("+") ? String($0.dropFirst()) : $0) }), n != 0
+                else { throw fail("turn needs a non-zero number of detents, e.g. 'turn +3' or 'turn -2'") }
+                guard args.count == 1 || (args.count == 2 && args[1] == "fast") else {
+                    throw fail("turn takes a count and optionally 'fast'")
+                }
+                action = .turn(n, fast: args.count == 2)
+            case "stick":
+                guard !args.isEmpty else { throw fail("stick needs a folder") }
+                action = .stick(args.joined(separator: " "))
+            case "unstick": action = .unstick
+            case "end": action = .end
+            default:
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, stick, unstick, end)")
+            }
+            steps.append(Step(time: time, action: action, line: line))
+        }
+        self.steps = steps
+    }
+
+    private static let buttonNames = Button.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// "12", "12.5", "0.060" → nanoseconds, exactly (no floating point).
+    static func nanoseconds(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = Int64(parts[0]), whole >= 0, !parts[0].isEmpty else { return nil }
+        var nanos: Int64 = 0
+        if parts.count == 2 {
+            let digits = parts[1]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isNumber),
+                  let fraction = Int64(digits) else { return nil }
+            var scale: Int64 = 1
+            for _ in digits.count..<9 { scale *= 10 }
+            nanos = fraction * scale
+        }
+        return whole * 1_000_000_000 + nanos
+    }
+}
+
+public typealias Int64Nanoseconds = Int64
+
+/// A scenario line that could not be understood.
+public struct ScenarioError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var reason: String
+    public var description: String { "\(file):\(line): \(reason)" }
+}

@@ -1,0 +1,97 @@
+import SegmanceAudio
+import SegmanceControls
+import SegmanceCore
+import SegmanceMedia
+
+/// Runs the appliance in virtual time: the scenario's inputs at their exact times, the
+/// audio rendered period by period, every frame logged. Faster than real time and
+/// deterministic: the same inputs give the same bytes.
+public struct TwinRun {
+    public var configuration: Appliance.Configuration
+    public var periodFrames: Int = 128
+    /// Folder that relative `stick` paths in the scenario are resolved against.
+    public var baseDirectory: String = "."
+
+    public init(configuration: Appliance.Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// What a run produced.
+    public struct Output {
+        public var frames: FrameLog
+        public var renderedFrames: Int64
+        public var log: [String]
+    }
+
+    /// Runs `scenario`, with `stick` inserted at time 0 if given; audio goes to `sink`.
+    public func run(_ scenario: Scenario, stick: String?,
+                    sink: (UnsafePointer<Float>, Int) -> Void) -> Output {
+        let appliance = Appliance(configuration)
+        var log: [String] = []
+        appliance.log = { log.append($0) }
+        let rate = Int64(configuration.sampleRate)
+        func time(ofFrame f: Int64) -> Int64 { f * 1_000_000_000 / rate }
+
+        if let stick { appliance.insertStick(resolve(stick)) }
+
+        // Every scheduled input, in time order (stable for equal times).
+        enum Input { case edge(Edge), stick(String), unstick }
+        var inputs: [(time: Int64, order: Int, input: Input)] = []
+        for step in scenario.steps {
+            switch step.action {
+            case .stick(let path): inputs.append((step.time, inputs.count, .stick(path)))
+            case .unstick: inputs.append((step.time, inputs.count, .unstick))
+            default:
+                for e in configuration.board.edges(for: step.action, at: step.time) {
+                    inputs.append((e.timestamp, inputs.count, .edge(e)))
+                }
+            }
+        }
+        inputs.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+
+        let end = scenario.duration
+        let totalFrames = (end * rate + 999_999_999) / 1_000_000_000
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
+        defer { buffer.deallocate() }
+        var frames = FrameLog()
+        var next = 0
+        var frame: Int64 = 0
+        frames.record(appliance.frame, at: 0)
+        while frame < totalFrames {
+            let now = time(ofFrame: frame)
+            while next < inputs.count, inputs[next].time <= now {
+                let item = inputs[next]
+                next += 1
+                switch item.input {
+                case .edge(let e): appliance.edge(e)
+                case .stick(let path):
+                    appliance.advance(to: item.time)
+                    appliance.insertStick(resolve(path))
+                case .unstick:
+                    appliance.advance(to: item.time)
+                    appliance.removeStick()
+                }
+            }
+            appliance.advance(to: now)
+            let count = Int(min(Int64(periodFrames), totalFrames - frame))
+            appliance.render(into: buffer, frames: count)
+            sink(buffer, count)
+            frame += Int64(count)
+            frames.record(appliance.frame, at: time(ofFrame: frame))
+        }
+        return Output(frames: frames, renderedFrames: frame, log: log)
+    }
+
+    private func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return baseDirectory + "/" + path
+    }
+}
+
+extension PCMBuffer {
+    /// The part-relative view of this buffer the render side reads.
+    func slice(start: FramePosition, length: FramePosition) -> PCMSlice? {
+        guard start >= 0, length >= 0, start + length <= frames else { return nil }
+        return PCMSlice(base: baseAddress + Int(start) * 2, frames: length)
+    }
+}

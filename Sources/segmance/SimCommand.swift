@@ -1,0 +1,112 @@
+import ArgumentParser
+import SegmanceCore
+import SegmanceSim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Sim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Run the appliance's digital twin.",
+        discussion: """
+        With --scenario, runs headless in virtual time and writes exactly what the audio \
+        device would have received (--wav) and every LCD frame with its time (--frames). \
+        Without it, runs interactively in this terminal.
+        """)
+
+    @Option(help: "A folder laid out like a USB stick, inserted at the start.")
+    var stick: String?
+
+    @Option(help: "A scenario file (one action a line); runs headless.")
+    var scenario: String?
+
+    @Option(help: "Where to write the audio (16-bit stereo WAV).")
+    var wav: String?
+
+    @Option(help: "Where to write the LCD frame log.")
+    var frames: String?
+
+    @Option(help: "The display: 16x2 or 20x4.")
+    var display: DisplaySize = DisplaySize(argument: "16x2")!
+
+    @Option(help: "Countdown before playback, seconds (0, 3, 5, 8, 10, 15, 20).")
+    var countdown: Int = 0
+
+    @Option(help: "Output rate in Hz.")
+    var rate: Int = 48_000
+
+    @Option(help: "Interactive only: the ALSA PCM to play to.")
+    var device: String = "default"
+
+    func validate() throws {
+        guard Settings.countdownChoices.contains(countdown) else {
+            throw ValidationError("--countdown must be one of \(Settings.countdownChoices.map(String.init).joined(separator: ", "))")
+        }
+        if scenario != nil, wav == nil, frames == nil {
+            throw ValidationError("a headless run needs --wav and/or --frames to write its output")
+        }
+    }
+
+    var applianceConfiguration: Appliance.Configuration {
+        var c = Appliance.Configuration()
+        c.sampleRate = rate
+        c.columns = display.columns
+        c.rows = display.rows
+        c.settings.countdown = countdown
+        return c
+    }
+
+    func run() throws {
+        if let scenario {
+            try headless(scenario)
+        } else {
+            try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav).run()
+        }
+    }
+
+    private func headless(_ path: String) throws {
+        let text = try readFile(path)
+        let parsed = try Scenario(parsing: text, file: path)
+        var twin = TwinRun(configuration: applianceConfiguration)
+        twin.baseDirectory = directory(of: path)
+        let writer = try wav.map { try WAVWriter(path: $0, sampleRate: rate) }
+        let output = twin.run(parsed, stick: stick) { samples, count in writer?.write(samples, frames: count) }
+        try writer?.finish()
+        if let frames { try writeFile(frames, output.frames.text) }
+        for line in output.log { Console.error(line + "\n") }
+        let seconds = Double(output.renderedFrames) / Double(rate)
+        print("Rendered \(output.renderedFrames) frames (\(seconds) s), \(output.frames.lines.count) LCD frames.")
+    }
+}
+
+func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return String(path[..<slash])
+}
+
+func readFile(_ path: String) throws -> String {
+    guard let f = fopen(path, "rb") else {
+        throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func writeFile(_ path: String, _ text: String) throws {
+    guard let f = fopen(path, "wb") else {
+        throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(f) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, f) == bytes.count else {
+        throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Segmance Box needs to build, test and run the simulator
+# (Debian 12 bookworm / Raspberry Pi OS bookworm). Safe to run again.
+set -euo pipefail
+packages=(
+  pkg-config
+  libasound2-dev     # ALSA (alsa-lib)
+  libgpiod-dev       # GPIO, libgpiod 1.6 (v1 API)
+  libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
+  libsoxr-dev        # resampling to the output rate at import
+  libsqlite3-dev     # the routine library
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
