@@ -21,18 +21,20 @@ public final class Appliance {
     public let configuration: Configuration
     public private(set) var state: PlayerState
     private var controls: Controls
-    private var renderer: Renderer
+    /// The audio side: the twin's direct renderer or the real-time engine.
+    public let audio: AudioEngine
     /// Decoded PCM by reference. Buffers are never dropped while the appliance lives,
     /// because the render side may still hold a pointer into any of them.
     private var media: [AudioReference: PCMBuffer] = [:]
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
     public var log: (String) -> Void = { _ in }
 
-    public init(_ configuration: Configuration) {
+    /// An appliance whose audio side is `audio`, or the twin's direct renderer when nil.
+    public init(_ configuration: Configuration, audio: AudioEngine? = nil) {
         self.configuration = configuration
         state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings)
         controls = Controls(map: configuration.board.controlMap)
-        renderer = Renderer(sampleRate: configuration.sampleRate, config: configuration.render)
+        self.audio = audio ?? TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
         send(.booted)
     }
 
@@ -71,12 +73,19 @@ public final class Appliance {
         send(.clock(now))
     }
 
-    /// Renders one period of output and feeds what the audio side reports back to the core.
+    /// Renders one period with the twin's renderer, then feeds the reports to the core.
     public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        renderer.render(into: buffer, frames: frames)
-        // Reports are taken out first: handling one may send the renderer new commands.
-        for report in renderer.takeReports() { send(.audio(report.report)) }
-        send(.audio(AudioReport(epoch: renderer.epoch, .position(renderer.position))))
+        guard let twin = audio as? TwinAudio else { preconditionFailure("render(into:) drives the twin's audio only") }
+        twin.render(into: buffer, frames: frames)
+        pollAudio()
+    }
+
+    /// Feeds what the audio side reported, and where it is, to the core.
+    public func pollAudio() {
+        // Reports are taken out first: handling one may send the audio side new commands.
+        for report in audio.takeReports() { send(.audio(report)) }
+        let (frame, epoch) = audio.position
+        send(.audio(AudioReport(epoch: epoch, .position(frame))))
     }
 
     /// Reads a folder laid out like a USB stick and offers its routines.
@@ -108,6 +117,6 @@ public final class Appliance {
             log("audio for \(command) is not loaded")
             return
         }
-        renderer.apply(StampedCommand(resolved, epoch: epoch))
+        audio.send(StampedCommand(resolved, epoch: epoch))
     }
 }
