@@ -81,6 +81,6 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
-        .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia"]),
+        .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
     ]
 )

@@ -3,8 +3,8 @@ public struct Menu: Equatable, Sendable {
     public enum Item: String, CaseIterable, Equatable, Sendable {
         case routines = "Routines"
         case countdown = "Countdown"
-        case countdownBeforeRepeat = "Count on repeat"
-        case atPartEnd = "At part end"
+        case countdownBeforeRepeat = "Count again"
+        case atPartEnd = "Part end"
         case volume = "Volume"
     }
 

@@ -22,8 +22,7 @@ public enum Player {
             }
             return []
         case .notice(let notice):
-            // Every notice gets its turn on the screen: none replaces another.
-            if state.notice == nil { show(notice, in: &state) } else { state.pendingNotices.append(notice) }
+            enqueue(notice, &state)
             return []
         case .routinesLoaded(let routines):
             return routinesLoaded(routines, &state)
@@ -52,9 +51,10 @@ public enum Player {
         }
     }
 
-    /// A transport button takes the screen back from an informational notice, so the
-    /// performer sees the countdown they just started. Problems stay until they expire.
+    /// A button takes the screen back from informational notices, shown or waiting, so the
+    /// performer sees the countdown they just started. Problems stay until each has had its turn.
     private static func dismissInfo(_ state: inout PlayerState) {
+        state.pendingNotices.removeAll { $0.kind == .info }
         guard let shown = state.notice, shown.notice.kind == .info else { return }
         state.notice = nil
         if !state.pendingNotices.isEmpty { show(state.pendingNotices.removeFirst(), in: &state) }
@@ -189,8 +189,8 @@ public enum Player {
         state.routineIndex = index
         let routine = state.routines[index]
         if let countdown = routine.countdown { state.settings.countdown = countdown }
-        show(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
-                    duration: hintDuration), in: &state)
+        enqueue(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
+                       duration: hintDuration), &state)
         return loadPart(0, &state)
     }
 
@@ -348,6 +348,11 @@ public enum Player {
 
     static func show(_ notice: Notice, in state: inout PlayerState) {
         state.notice = ShownNotice(notice: notice, until: state.now + notice.duration)
+    }
+
+    /// Every notice gets its turn on the screen: none replaces another.
+    static func enqueue(_ notice: Notice, _ state: inout PlayerState) {
+        if state.notice == nil { show(notice, in: &state) } else { state.pendingNotices.append(notice) }
     }
 
     static func hint(_ text: String, _ state: inout PlayerState) {

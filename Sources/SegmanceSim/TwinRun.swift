@@ -21,6 +21,8 @@ public struct TwinRun {
         public var frames: FrameLog
         public var renderedFrames: Int64
         public var log: [String]
+        /// The appliance's state when the run ended.
+        public var finalState: PlayerState
     }
 
     /// Runs `scenario`, with `stick` inserted at time 0 if given; audio goes to `sink`.
@@ -79,7 +81,7 @@ public struct TwinRun {
             frame += Int64(count)
             frames.record(appliance.frame, at: time(ofFrame: frame))
         }
-        return Output(frames: frames, renderedFrames: frame, log: log)
+        return Output(frames: frames, renderedFrames: frame, log: log, finalState: appliance.state)
     }
 
     private func resolve(_ path: String) -> String {

@@ -116,9 +116,12 @@ import Testing
     @Test func aButtonTakesTheScreenBackFromAnInfoNoticeButNotFromAProblem() {
         var store = TestStore(F.loaded(Settings(countdown: 3)))
         _ = Player.reduce(&store.state, .notice(Notice(.info, ["Stick found"])))
+        _ = Player.reduce(&store.state, .notice(Notice(.info, ["Salsa"])))
+        #expect(store.state.pendingNotices.count == 1)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 3), epoch: e)]) {
             $0.notice = nil
+            $0.pendingNotices = []
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
             $0.epoch = e
         }
