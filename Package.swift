@@ -60,7 +60,7 @@ let package = Package(
         // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
         .target(name: "SegmanceSim", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SndFile",
+            "SegmanceMedia", "SndFile", "ALSA",
         ]),
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceSim", "SegmanceMedia", "ALSA",

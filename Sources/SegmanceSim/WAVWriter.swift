@@ -1,9 +1,10 @@
+import ALSA
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes 16-bit stereo PCM WAV, converting Float [-1, 1] the way a S16_LE sink would:
-/// ×32768, rounded to nearest, clipped. The header carries no dates or tool names, so the
+/// Writes 16-bit stereo PCM WAV, converting Float [-1, 1] with the very function the ALSA
+/// writer uses for S16_LE, so the file holds exactly what the device would be handed. The header carries no dates or tool names, so the
 /// same samples always give the same bytes.
 public final class WAVWriter {
     public let path: String
@@ -25,12 +26,9 @@ public final class WAVWriter {
 
     deinit { fclose(file) }
 
-    /// Converts a sample as a 16-bit sink would.
+    /// Converts a sample as the ALSA S16_LE path does.
     @inline(__always)
-    public static func s16(_ x: Float) -> Int16 {
-        let scaled = (x * 32768).rounded(.toNearestOrEven)
-        return Int16(max(-32768, min(32767, scaled)))
-    }
+    public static func s16(_ x: Float) -> Int16 { SampleConversion.s16(x) }
 
     /// Appends interleaved stereo frames.
     public func write(_ samples: UnsafePointer<Float>, frames count: Int) {
