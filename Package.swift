@@ -38,9 +38,10 @@ let package = Package(
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
-        .target(name: "LinuxI2C"),
+        .systemLibrary(name: "CLinuxI2C"),
+        .target(name: "LinuxI2C", dependencies: ["CLinuxI2C"]),
         // Character displays: HD44780 over a PCF8574 I2C backpack, an LCDproc client.
-        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C"]),
+        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "SegmanceScreen"]),
 
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
@@ -78,7 +79,7 @@ let package = Package(
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
-        .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C"]),
+        .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),

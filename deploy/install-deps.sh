@@ -9,6 +9,7 @@ packages=(
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import
   libsqlite3-dev     # the routine library
+  lcdproc            # LCDd, a real display server for the LCDproc client tests
 )
 missing=()
 for p in "${packages[@]}"; do

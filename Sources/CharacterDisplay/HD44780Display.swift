@@ -1,0 +1,114 @@
+import LinuxI2C
+import SegmanceScreen
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Waits the HD44780 needs between writes. The real one sleeps; tests record.
+public protocol Delay: AnyObject {
+    func wait(microseconds: Int)
+}
+
+/// Sleeps with clock_nanosleep.
+public final class SleepingDelay: Delay {
+    public init() {}
+    public func wait(microseconds: Int) {
+        var request = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+}
+
+/// An HD44780 (or compatible) in 4-bit mode behind a PCF8574 I2C backpack.
+///
+/// Init follows the datasheet's "initializing by instruction" sequence; custom glyphs go to
+/// CGRAM; each frame writes only the runs of cells that changed (lcdproc's flush). After an
+/// error the next `show` re-initialises the controller and redraws everything, so a display
+/// that comes back shows the right thing; the caller logs and carries on.
+public final class HD44780Display: CharacterDisplay {
+    public let columns: Int
+    public let rows: Int
+    public let pinMap: PCF8574PinMap
+    public var backlight = true
+    private let bus: I2CBus
+    private let delay: Delay
+    private var shown: Frame?
+    private var needsInit = true
+
+    /// DDRAM address of each row's first cell (20×4 interleaves rows 2 and 3 after 0 and 1).
+    public static let rowOffsets: [UInt8] = [0x00, 0x40, 0x14, 0x54]
+
+    public init(bus: I2CBus, pinMap: PCF8574PinMap = .common, columns: Int, rows: Int, delay: Delay = SleepingDelay()) {
+        self.bus = bus
+        self.pinMap = pinMap
+        self.columns = columns
+        self.rows = rows
+        self.delay = delay
+    }
+
+    public func show(_ frame: Frame) throws {
+        do {
+            if needsInit {
+                try initialise()
+                shown = nil
+                needsInit = false
+            }
+            for run in frame.diff(from: shown) {
+                try command(0x80 | (Self.rowOffsets[run.row] + UInt8(run.column)))
+                for byte in run.bytes { try data(byte) }
+            }
+            shown = frame
+        } catch {
+            needsInit = true
+            throw error
+        }
+    }
+
+    /// Forces a re-initialisation and full redraw at the next `show`.
+    public func recover() { needsInit = true }
+
+    /// Switches the backlight, keeping it in every byte from now on.
+    public func setBacklight(_ on: Bool) throws {
+        backlight = on
+        try bus.sendByte(on ? pinMap.backlight : 0)
+    }
+
+    // MARK: - The controller's protocol
+
+    private func initialise() throws {
+        delay.wait(microseconds: 50_000) // > 40 ms after Vcc rises to 2.7 V
+        try nibble(0x3, rs: false); delay.wait(microseconds: 4_500)
+        try nibble(0x3, rs: false); delay.wait(microseconds: 150)
+        try nibble(0x3, rs: false); delay.wait(microseconds: 150)
+        try nibble(0x2, rs: false); delay.wait(microseconds: 150) // now 4-bit
+        try command(0x28) // function set: 4-bit, 2 lines, 5×8 dots
+        try command(0x08) // display off
+        try command(0x01) // clear
+        delay.wait(microseconds: 2_000)
+        try command(0x06) // entry mode: increment, no shift
+        for glyph in Glyph.allCases {
+            try command(0x40 | (glyph.rawValue << 3)) // CGRAM address of the slot
+            for row in glyph.pattern { try data(row) }
+        }
+        try command(0x0C) // display on, no cursor, no blink
+    }
+
+    private func command(_ byte: UInt8) throws {
+        try nibble(byte >> 4, rs: false)
+        try nibble(byte & 0x0F, rs: false)
+        delay.wait(microseconds: 50) // ≥ 37 µs per instruction
+    }
+
+    private func data(_ byte: UInt8) throws {
+        try nibble(byte >> 4, rs: true)
+        try nibble(byte & 0x0F, rs: true)
+    }
+
+    /// One nibble: set the lines with E high, then drop E (the controller latches on the
+    /// falling edge). Each I2C byte takes ~90 µs at 100 kHz, far over the 450 ns E pulse.
+    private func nibble(_ value: UInt8, rs: Bool) throws {
+        let lines = pinMap.bits(ofNibble: value) | (rs ? pinMap.rs : 0) | (backlight ? pinMap.backlight : 0)
+        try bus.sendByte(lines | pinMap.enable)
+        try bus.sendByte(lines)
+    }
+}

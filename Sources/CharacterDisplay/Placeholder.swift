@@ -1,2 +1,0 @@
-import LinuxI2C
-let placeholder = 0

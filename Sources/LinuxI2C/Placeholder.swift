@@ -1,2 +1,0 @@
-
-let placeholder = 0
