@@ -48,6 +48,8 @@ let package = Package(
             "SegmanceCore", "SndFile", "Soxr",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
+        // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
+        .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
         // Board profiles: which pin, device, bus and display a board uses for each control.
         .target(name: "SegmanceBoard", dependencies: [
             "SegmanceCore", "SegmanceControls",
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
     ]
