@@ -1,4 +1,5 @@
 import ALSA
+import CharacterDisplay
 import SegmanceCore
 import SegmanceScreen
 import SegmanceSim
@@ -33,6 +34,7 @@ struct Interactive {
         defer { terminal.restore() }
         print("\u{1B}[2J", terminator: "")
 
+        let display = TerminalDisplay(columns: configuration.columns, rows: configuration.rows, write: Console.out)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
         defer { buffer.deallocate() }
         let start = monotonicNanoseconds()
@@ -62,7 +64,8 @@ struct Interactive {
             let frame = appliance.frame
             if frame != lastFrame {
                 lastFrame = frame
-                draw(frame, status: output.description, log: logLines.suffix(3))
+                display.footer = Self.help + [output.description] + logLines.suffix(3)
+                display.show(frame)
             }
         }
         if case .wav(let writer) = output { try writer.finish() }
@@ -90,19 +93,6 @@ struct Interactive {
             Console.error("No sound card (\(error)); writing the audio to \(path) instead.\n")
             return .wav(try WAVWriter(path: path, sampleRate: configuration.sampleRate))
         }
-    }
-
-    private func draw(_ frame: Frame, status: String, log: ArraySlice<String>) {
-        var out = "\u{1B}[H"
-        let bar = String(repeating: "─", count: frame.columns)
-        out += "┌\(bar)┐\u{1B}[K\n"
-        for row in frame.text { out += "│\(row)│\u{1B}[K\n" }
-        out += "└\(bar)┘\u{1B}[K\n\u{1B}[K\n"
-        for line in Self.help { out += line + "\u{1B}[K\n" }
-        out += status + "\u{1B}[K\n"
-        for line in log { out += line + "\u{1B}[K\n" }
-        out += "\u{1B}[J"
-        Console.out(out)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LinuxI2C
 import SegmanceCore
@@ -103,5 +104,22 @@ final class RecordingDelay: Delay {
         } catch {
             #expect(error.description.hasPrefix("open on /dev/i2c-97 at 0x27: No such file or directory"))
         }
+    }
+}
+
+@Suite struct TerminalDisplayTests {
+    @Test func drawsTheFrameAsABoxWithGlyphStandIns() {
+        var frame = Frame(columns: 16, rows: 2)
+        frame.put([Glyph.pause.rawValue, 0x20] + Array("1/3 Intro".utf8), row: 0)
+        var written = ""
+        let display = TerminalDisplay(columns: 16, rows: 2) { written += $0 }
+        display.footer = ["q quit"]
+        display.show(frame)
+        let lines = written.replacingOccurrences(of: "\u{1B}[K", with: "").split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "\u{1B}[H┌────────────────┐")
+        #expect(lines[1] == "│‖ 1/3 Intro     │")
+        #expect(lines[2] == "│                │")
+        #expect(lines[3] == "└────────────────┘")
+        #expect(lines[5] == "q quit")
     }
 }
