@@ -1,2 +1,0 @@
-import SegmanceControls
-import TOMLKit
