@@ -66,7 +66,7 @@ let package = Package(
             "SegmanceMedia", "SndFile", "ALSA",
         ]),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay",
+            "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [

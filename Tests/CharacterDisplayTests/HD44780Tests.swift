@@ -123,3 +123,36 @@ final class RecordingDelay: Delay {
         #expect(lines[5] == "q quit")
     }
 }
+
+@Suite struct ResilientDisplayTests {
+    @Test func aDisplayThatStopsAnsweringIsRetriedLoggedAndNeverFatal() throws {
+        let bus = RecordingI2CBus()
+        let hd = HD44780Display(bus: bus, columns: 16, rows: 2, delay: RecordingDelay())
+        var log: [String] = []
+        let display = ResilientDisplay(hd, retryInterval: 1_000_000_000) { log.append($0) }
+        var frame = Frame(columns: 16, rows: 2)
+        frame.put(Array("Groove".utf8), row: 0)
+        display.show(frame, now: 0)
+        #expect(!display.isFailing)
+
+        bus.failure = I2CError(operation: "ioctl(I2C_SMBUS send byte)", path: "/dev/i2c-1", address: 0x27, errno: 121, reason: "Remote I/O error")
+        frame.put(Array("0:01".utf8), row: 1)
+        display.show(frame, now: 100_000_000)   // fails: logged once
+        display.show(frame, now: 200_000_000)   // within the interval: not even tried
+        display.retry(now: 600_000_000)
+        #expect(display.isFailing && display.failures == 1)
+        display.retry(now: 1_100_000_000)       // tried again, still failing, not logged again
+        #expect(display.failures == 2)
+        #expect(log == ["display failed: ioctl(I2C_SMBUS send byte) on /dev/i2c-1 at 0x27: Remote I/O error; retrying every 1000 ms, playback goes on"])
+
+        bus.failure = nil
+        bus.clear()
+        frame.put(Array("0:02".utf8), row: 1)
+        display.show(frame, now: 2_200_000_000) // back: re-initialised, whole frame drawn
+        #expect(!display.isFailing)
+        #expect(log.last == "display answers again after 2100 ms")
+        var model = HD44780Model(pinMap: .common, columns: 16, rows: 2)
+        model.receive(bus.bytes)
+        #expect(model.screen == [frame.row(0), frame.row(1)])
+    }
+}
