@@ -65,6 +65,12 @@ let package = Package(
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
             "SegmanceMedia", "SndFile", "ALSA",
         ]),
+        .systemLibrary(name: "CLinuxSystem"),
+        // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
+        .target(name: "SegmanceDaemon", dependencies: [
+            "SegmanceSim", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
+            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem",
+        ]),
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -85,6 +91,9 @@ let package = Package(
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
+        .testTarget(name: "SegmanceDaemonTests", dependencies: [
+            "SegmanceDaemon", "SegmanceBoard", "SegmanceSim", "SegmanceAudio", "SegmanceCore", "LinuxInput",
+        ]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
     ]
 )

@@ -65,15 +65,8 @@ public struct BoardProfile: Equatable, Sendable {
 
     /// Parses and checks a profile; every problem names the file and the key.
     public init(parsing text: String, file: String) throws(BoardProfileError) {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw BoardProfileError(file: file, key: "line \(error.source.begin.line)", reason: "TOML syntax error: \(error.description)")
-        } catch {
-            throw BoardProfileError(file: file, key: "", reason: "cannot parse: \(error)")
-        }
-        var r = Reader(file: file)
+        let r = Reader(file: file)
+        let root = try r.parse(text)
         try r.known(root, "", ["name", "gpio", "encoder", "input", "display", "audio", "timing"])
         name = try r.string(root, "name") ?? file
 
@@ -201,10 +194,21 @@ public struct BoardProfileError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Typed reads that name the key when the type is wrong.
-private struct Reader {
+struct Reader {
     let file: String
 
     func error(_ key: String, _ reason: String) -> BoardProfileError { BoardProfileError(file: file, key: key, reason: reason) }
+
+    /// The document's root table; a syntax error names its line.
+    func parse(_ text: String) throws(BoardProfileError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw BoardProfileError(file: file, key: "line \(error.source.begin.line)", reason: "TOML syntax error: \(error.description)")
+        } catch {
+            throw BoardProfileError(file: file, key: "", reason: "cannot parse: \(error)")
+        }
+    }
 
     func known(_ t: TOMLTable, _ prefix: String, _ keys: Set<String>) throws(BoardProfileError) {
         for key in t.keys.sorted() where !keys.contains(key) {

@@ -1,0 +1,58 @@
+/// The daemon's configuration file (`/etc/segmance/segmance.toml` on the device):
+///
+/// ```toml
+/// board = "/usr/share/segmance/board/pi-gpio.toml"  # board profile; relative = from this file's folder
+/// library = "/var/lib/segmance"                      # routine library (SQLite + media)
+/// media_root = "/media/segmance"                     # sticks are mounted below this
+/// auto_import = false                                # import without a button press
+/// realtime_priority = 70                             # SCHED_FIFO of the render thread; 0 = normal
+/// ```
+///
+/// Every key but `board` may be left out. Errors name the file and the key.
+public struct DaemonConfiguration: Equatable, Sendable {
+    /// The board profile's path, made absolute against the configuration's folder.
+    public var board: String
+    public var library: String
+    public var mediaRoot: String
+    public var autoImport: Bool
+    /// 1...99 asks for SCHED_FIFO at that priority; 0 keeps normal scheduling.
+    public var realtimePriority: Int
+
+    public static let defaultLibrary = "/var/lib/segmance"
+    public static let defaultMediaRoot = "/media/segmance"
+    public static let defaultPriority = 70
+
+    public init(board: String, library: String = defaultLibrary, mediaRoot: String = defaultMediaRoot,
+                autoImport: Bool = false, realtimePriority: Int = defaultPriority) {
+        self.board = board
+        self.library = library
+        self.mediaRoot = mediaRoot
+        self.autoImport = autoImport
+        self.realtimePriority = realtimePriority
+    }
+
+    /// Parses and checks a configuration read from `file`.
+    public init(parsing text: String, file: String) throws(BoardProfileError) {
+        let r = Reader(file: file)
+        let root = try r.parse(text)
+        try r.known(root, "", ["board", "library", "media_root", "auto_import", "realtime_priority"])
+        guard let board = try r.string(root, "board"), !board.isEmpty else {
+            throw r.error("board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
+        }
+        self.board = Self.path(board, relativeTo: file)
+        library = Self.path(try r.string(root, "library") ?? Self.defaultLibrary, relativeTo: file)
+        mediaRoot = Self.path(try r.string(root, "media_root") ?? Self.defaultMediaRoot, relativeTo: file)
+        autoImport = try r.bool(root, "auto_import") ?? false
+        realtimePriority = try r.int(root, "realtime_priority") ?? Self.defaultPriority
+        guard (0...99).contains(realtimePriority) else {
+            throw r.error("realtime_priority", "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not \(realtimePriority)")
+        }
+    }
+
+    /// `path` as written in `file`: absolute as it is, relative to the file's folder otherwise.
+    static func path(_ path: String, relativeTo file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
+    }
+}

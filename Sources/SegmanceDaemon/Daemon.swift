@@ -1,0 +1,186 @@
+import CharacterDisplay
+import Glibc
+import SegmanceBoard
+import SegmanceCore
+import SegmanceScreen
+import SegmanceSim
+
+/// The appliance on a board: one control loop that owns the state, waits in one `poll` on
+/// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
+/// signals, timers), runs the reducer on each event in order and carries out its effects.
+/// The audio renders on its own real-time thread, the LCD draws on its own thread, so
+/// nothing here waits on a device while a button is pending.
+public final class Daemon {
+    /// The audio side as the loop drives it.
+    public struct Audio {
+        public var engine: AudioEngine
+        /// Readable when the audio side has reports waiting; nil to be polled on the tick.
+        public var wakeDescriptor: Int32?
+        /// Lines the audio side wants logged (xruns, scheduling granted), drained by the loop.
+        public var takeLog: () -> [String]
+        /// Lets what is queued play out, then ends the audio side.
+        public var shutdown: () -> Void
+
+        public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
+                    shutdown: @escaping () -> Void = {}) {
+            self.engine = engine
+            self.wakeDescriptor = wakeDescriptor
+            self.takeLog = takeLog
+            self.shutdown = shutdown
+        }
+    }
+
+    /// Everything the daemon takes from the machine; tests replace parts of it.
+    public struct Environment {
+        public var paths = BoardInputs.Paths()
+        public var clock: @Sendable () -> Int64 = monotonicNanoseconds
+        /// Where `NOTIFY_SOCKET` and the watchdog settings are read.
+        public var variables: [String: String] = [:]
+        public var log: Log = .standardError
+        /// Where a `terminal` display draws.
+        public var terminal: (String) -> Void = { Log.standardError($0) }
+        /// Opens the audio side for the profile's `[audio]` table and the configured priority.
+        public var openAudio: (BoardProfile.Audio, Int) throws -> Audio
+        /// Opens the display; nil opens what the profile names.
+        public var openDisplay: ((BoardProfile) throws -> CharacterDisplay)?
+
+        public init(openAudio: @escaping (BoardProfile.Audio, Int) throws -> Audio) {
+            self.openAudio = openAudio
+        }
+    }
+
+    /// How often the clock reaches the core when nothing else happens: notices expire and
+    /// long titles scroll (a marquee step is 400 ms) on this grid.
+    public static let tickNanoseconds: Int64 = 100_000_000
+
+    public let configuration: DaemonConfiguration
+    public let profile: BoardProfile
+    private let environment: Environment
+    private let log: Log
+    private let appliance: Appliance
+    private let inputs: BoardInputs
+    private let audio: Audio
+    private let display: DisplayWorker
+    private let signals: SignalDescriptor
+    private let stopRequest: WakeDescriptor
+    private let notifier: SystemdNotifier
+    private var lastFrame: Frame?
+
+    /// Opens every device of the board. Signals are blocked from here on, so make the
+    /// daemon before starting other threads.
+    public init(configuration: DaemonConfiguration, profile: BoardProfile, environment: Environment) throws {
+        self.configuration = configuration
+        self.profile = profile
+        self.environment = environment
+        log = environment.log
+        signals = try SignalDescriptor()
+        stopRequest = try WakeDescriptor()
+        notifier = SystemdNotifier(environment: environment.variables)
+
+        inputs = try BoardInputs(profile: profile, file: configuration.board, paths: environment.paths, log: log)
+        let lcd = try environment.openDisplay?(profile)
+            ?? Displays.open(profile, file: configuration.board, devices: environment.paths.devices,
+                             terminal: environment.terminal)
+        let log = self.log
+        display = try DisplayWorker(ResilientDisplay(lcd, log: { log("display: \($0)") }), clock: environment.clock)
+        audio = try environment.openAudio(profile.audio, configuration.realtimePriority)
+
+        var c = Appliance.Configuration()
+        c.sampleRate = profile.audio.rate
+        c.columns = profile.display.columns
+        c.rows = profile.display.rows
+        c.render = .standard(sampleRate: profile.audio.rate)
+        appliance = Appliance(c, audio: audio.engine)
+        appliance.log = { log($0) }
+    }
+
+    /// The appliance's state (for tests and status); read it from the loop's thread or
+    /// after `run` returned.
+    public var state: PlayerState { appliance.state }
+
+    /// Asks `run` to end as SIGTERM does. Safe from any thread.
+    public func stop() { stopRequest.wake() }
+
+    /// Runs until SIGTERM, SIGINT or `stop()`, then lets the audio drain and the display
+    /// show its last frame.
+    public func run() throws {
+        try display.start()
+        var now = environment.clock()
+        appliance.send(.clock(now))
+        dispatch(inputs.start(now: now))
+        show()
+        notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
+        log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
+
+        var nextTick = now + Self.tickNanoseconds
+        let watchdogInterval = notifier.watchdogInterval.map { $0 / 2 }
+        var nextWatchdog = watchdogInterval.map { now + $0 }
+        var running = true
+        while running {
+            let deadline = [nextTick, inputs.nextDeadline, nextWatchdog].compactMap { $0 }.min()!
+            let sources = pollSources()
+            var set = sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let wait = max(0, deadline - environment.clock())
+            let ready = poll(&set, nfds_t(set.count), Int32(clamping: (wait + 999_999) / 1_000_000))
+            if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
+            now = environment.clock()
+
+            for (i, entry) in set.enumerated() where entry.revents != 0 {
+                switch sources[i].source {
+                case .signal:
+                    for s in signals.take() {
+                        log("signal \(s == SIGTERM ? "SIGTERM" : s == SIGINT ? "SIGINT" : String(s)): stopping")
+                        running = false
+                    }
+                case .stop:
+                    stopRequest.clear()
+                    running = false
+                case .audio:
+                    WakeDescriptor.drain(entry.fd)
+                case .input(let source):
+                    dispatch(inputs.read(source, now: now))
+                }
+            }
+            dispatch(inputs.advance(to: now))
+            appliance.pollAudio()
+            for line in audio.takeLog() { log("audio: \(line)") }
+            if now >= nextTick {
+                appliance.send(.clock(now))
+                nextTick = now + Self.tickNanoseconds
+            }
+            show()
+            if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
+                notifier.notify("WATCHDOG=1")
+                nextWatchdog = now + interval
+            }
+        }
+        notifier.notify("STOPPING=1")
+        audio.shutdown()
+        for line in audio.takeLog() { log("audio: \(line)") }
+        display.stop()
+        log("stopped")
+    }
+
+    private enum Source {
+        case signal, stop, audio
+        case input(BoardInputs.Source)
+    }
+
+    private func pollSources() -> [(fd: Int32, source: Source)] {
+        var list: [(Int32, Source)] = [(signals.fileDescriptor, .signal), (stopRequest.fileDescriptor, .stop)]
+        if let fd = audio.wakeDescriptor { list.append((fd, .audio)) }
+        list += inputs.descriptors.map { ($0.fd, .input($0.source)) }
+        return list
+    }
+
+    private func dispatch(_ events: [Event]) {
+        for event in events { appliance.send(event) }
+    }
+
+    private func show() {
+        let frame = appliance.frame
+        guard frame != lastFrame else { return }
+        lastFrame = frame
+        display.post(frame)
+    }
+}

@@ -1,0 +1,45 @@
+import Glibc
+
+/// Something that runs on a thread of its own until told to stop.
+public protocol ThreadBody: AnyObject {
+    func threadMain()
+}
+
+/// A plain pthread running a `ThreadBody` (not a Swift concurrency task: the control loop
+/// blocks in `poll`, and a worker blocks on its device).
+public final class WorkerThread {
+    private var thread: pthread_t
+    private var joined = false
+
+    private final class Box {
+        let body: ThreadBody
+        init(_ body: ThreadBody) { self.body = body }
+    }
+
+    /// Starts `body.threadMain()` on a new thread; `body` is kept alive until it returns.
+    public init(_ body: ThreadBody) throws(DaemonError) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        // The entry captures nothing (a capturing closure here crashes the 6.3 compiler);
+        // the body travels through the argument.
+        let result = pthread_create(&thread, nil, { argument in
+            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+            box.body.threadMain()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw DaemonError.system("pthread_create", "a worker thread", result)
+        }
+        self.thread = thread
+    }
+
+    /// Waits for the thread to return.
+    public func join() {
+        guard !joined else { return }
+        joined = true
+        pthread_join(thread, nil)
+    }
+
+    deinit { join() }
+}

@@ -1,0 +1,39 @@
+import Testing
+@testable import SegmanceBoard
+
+@Suite struct DaemonConfigurationTests {
+    @Test func relativePathsAreFromTheConfigurationsFolder() throws {
+        let c = try DaemonConfiguration(parsing: """
+            board = "board/sim-vm.toml"
+            library = "lib"
+            media_root = "/media/sticks"
+            auto_import = true
+            realtime_priority = 0
+            """, file: "/etc/segmance/segmance.toml")
+        #expect(c == DaemonConfiguration(board: "/etc/segmance/board/sim-vm.toml", library: "/etc/segmance/lib",
+                                         mediaRoot: "/media/sticks", autoImport: true, realtimePriority: 0))
+    }
+
+    @Test func onlyTheBoardIsRequired() throws {
+        let c = try DaemonConfiguration(parsing: "board = \"/usr/share/segmance/board/pi-gpio.toml\"", file: "s.toml")
+        #expect(c == DaemonConfiguration(board: "/usr/share/segmance/board/pi-gpio.toml"))
+        #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance")
+        #expect(c.realtimePriority == 70 && !c.autoImport)
+    }
+
+    @Test(arguments: [
+        ("library = \"/x\"", "s.toml: board: is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")"),
+        ("board = \"b.toml\"\nrealtime_priority = 120", "s.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 120"),
+        ("board = \"b.toml\"\nauto_import = \"yes\"", "s.toml: auto_import: must be true or false"),
+        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, library, media_root, realtime_priority)"),
+        ("board = ", "s.toml: line 1: TOML syntax error"),
+    ])
+    func badConfigurationsNameTheKey(text: String, message: String) {
+        do {
+            _ = try DaemonConfiguration(parsing: text, file: "s.toml")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description.hasPrefix(message))
+        }
+    }
+}
