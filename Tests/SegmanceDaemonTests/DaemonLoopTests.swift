@@ -63,3 +63,37 @@ import Testing
         #expect(log.lines.last == "stopped")
     }
 }
+
+/// A board that is not what its profile says stops the daemon at start with the profile
+/// key and what the machine has, instead of running half-blind.
+@Suite struct DaemonStartupErrorTests {
+    static func start(_ profileText: String, devices: String) -> String {
+        do {
+            let profile = try BoardProfile(parsing: profileText, file: "board.toml")
+            var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+            environment.paths.devices = devices
+            environment.log = Log { _ in }
+            _ = try Daemon(configuration: DaemonConfiguration(board: "board.toml"), profile: profile, environment: environment)
+            return "started"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aMissingGPIOChipNamesTheKey() {
+        let empty = "/tmp/segmance-nodev-\(getpid())"
+        mkdir(empty, 0o700)
+        defer { rmdir(empty) }
+        let text = "[gpio]\nchip = \"pinctrl-bcm2711\"\n[gpio.lines]\nplay = \"GPIO17\"\n[display]\nkind = \"terminal\"\n"
+        #expect(Self.start(text, devices: empty) == "board.toml: gpio.chip: no chip 'pinctrl-bcm2711'; chips present: none")
+    }
+
+    @Test func aMissingI2CBusNamesTheKeyAndSaysHowToEnableIt() {
+        let empty = "/tmp/segmance-nodev-\(getpid())-i2c"
+        mkdir(empty, 0o700)
+        defer { rmdir(empty) }
+        let text = "[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\n"
+        #expect(Self.start(text, devices: empty)
+            == "board.toml: display.bus: /dev/i2c-1 does not exist; buses present: none (enable I2C: dtparam=i2c_arm=on, and load i2c-dev)")
+    }
+}
