@@ -86,5 +86,10 @@ let package = Package(
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
+        // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.
+        .testTarget(name: "SystemTests", dependencies: [
+            "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",
+            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA",
+        ]),
     ]
 )
