@@ -26,7 +26,7 @@ box_wait() {
   local limit=$1 what=$2 deadline
   shift 2
   deadline=$(( $(date +%s%N) + limit * 1000000000 ))
-  until "$@"; do
+  until "$@" > /dev/null; do
     if [ "$(date +%s%N)" -gt "$deadline" ]; then
       echo "box_wait: $what: not after $limit s" >&2
       return 1

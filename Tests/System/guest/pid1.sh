@@ -7,6 +7,9 @@ cd /
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# What udev and systemd would have made: process substitution needs /dev/fd.
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin; ln -sfn /proc/self/fd/1 /dev/stdout; ln -sfn /proc/self/fd/2 /dev/stderr
 modprobe configfs && mount -t configfs configfs /sys/kernel/config
 echo "[box] userspace up at $(cut -d' ' -f1 /proc/uptime) s (kernel $(uname -r))"
 bash /share/cmd.sh < /dev/null
