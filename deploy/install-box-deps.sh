@@ -17,6 +17,7 @@ packages=(
   kmod                      # modprobe / depmod, on the host and in the guest
   xz-utils                  # vmlinux out of vmlinuz, linux-source
   make gcc                  # gpio-sim out of tree
+  binutils                  # readelf (the PVH note, the package's libraries), strip
   "linux-headers-$kver"     # … against the booted kernel's headers
   python3                   # boxrun
   dosfstools mtools fdisk   # FAT32 stick images with a partition table
