@@ -28,14 +28,5 @@ packages=(
   systemd                   # systemd-analyze verify / security of the unit
   adduser                   # the package's postinst
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-box-deps: all packages present (kernel ABI $kver)"
-  exit 0
-fi
-echo "install-box-deps: installing ${missing[*]}"
-"${as_root[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-box-deps: kernel ABI $kver"
+exec "$(dirname "$0")/apt-install.sh" install-box-deps "${packages[@]}"

@@ -24,7 +24,8 @@ fetch() {
   deb=$(find "$debs" -maxdepth 1 -name "${1}_*.deb" | sort | tail -1)
   if [ -z "$deb" ]; then
     log "downloading $1"
-    (cd "$debs" && apt-get download -q "$1" >&2)
+    # As root, apt's download sandbox user cannot write the cache: download as root then.
+    (cd "$debs" && apt-get download -q $( [ "$(id -u)" -eq 0 ] && echo -o APT::Sandbox::User=root ) "$1" >&2)
     deb=$(find "$debs" -maxdepth 1 -name "${1}_*.deb" | sort | tail -1)
   fi
   [ -n "$deb" ] || { log "apt-get download $1 gave no package"; exit 1; }

@@ -24,6 +24,8 @@ final class GPIOBench {
     let offsets: [BoardProfile.Line: Int]
     let request: GPIOLineRequest
     let edges: GPIOEdgeSource<Int>
+    /// Replaces the default encoder acceleration table when set ([] counts detents 1:1).
+    private let acceleration: [AccelerationStep]?
 
     init(acceleration: [AccelerationStep]? = nil) throws {
         let file = Box.boardDirectory + "/sim-vm.toml"
@@ -40,8 +42,6 @@ final class GPIOBench {
         edges = try GPIOEdgeSource(request: request, ids: Dictionary(uniqueKeysWithValues: request.offsets.map { ($0, Int($0)) }))
         self.acceleration = acceleration
     }
-
-    private let acceleration: [AccelerationStep]?
 
     /// The controls the profile describes, with the lines' levels read now.
     func controls() throws -> DriverInputs {
