@@ -78,6 +78,15 @@ grep -q 'Read-only file system' /tmp/err || fail "writing failed otherwise: $(ca
 if "$dir/run.sh" 2> /dev/null; then fail "a program on the stick ran"; fi
 if sh -c "cd '$dir' && exec ./run.sh" 2> /dev/null; then fail "a program on the stick ran"; fi
 
+# The helper refuses what is not a stick's file system, and names that leave /dev.
+helper=$repo/deploy/segmance-stick
+disk=${part%%[0-9]*}
+if "$helper" mount "$disk" 2> /tmp/err; then fail "the partition table of /dev/$disk was mounted"; fi
+grep -q "/dev/$disk: no file system found" /tmp/err || fail "refusal of /dev/$disk: $(cat /tmp/err)"
+if "$helper" mount ../sda1 2> /tmp/err; then fail "a path was taken for a device name"; fi
+grep -q "is not a kernel block device name" /tmp/err || fail "refusal of ../sda1: $(cat /tmp/err)"
+[ ! -e "/media/segmance/$disk" ] || fail "a mount point was left for /dev/$disk"
+
 # 5. Yanked while mounted: the disk goes, ExecStop (BindsTo=dev-%i.device) unmounts.
 t0=$(date +%s%N)
 box_hmp "device_del stick1" > /dev/null
