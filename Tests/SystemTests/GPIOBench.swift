@@ -10,13 +10,42 @@ import SegmanceInput
 /// simulator's side of the same lines, driven through sysfs as fingers and an encoder's
 /// contacts would. A step script plays the stimulus while the edges are read, so the
 /// kernel's 16-event queue per line never overflows.
+///
+/// The VM is slow and stalls now and then (TCG, a shared host): gpiolib's interrupt thread
+/// can run milliseconds after an edge, and a burst of chatter can be stretched past the
+/// debounce interval. So each change waits until the kernel has reported it (as a hand
+/// slower than the kernel), and a run measures what the stimulus really was — the longest
+/// burst of chatter, the times of the encoder's detents — for a test to retry one the VM
+/// did not play as written.
 final class GPIOBench {
     /// One step of a stimulus.
     enum Step {
         /// Closes (`true`) or opens a contact: the line is pulled low or high (active low).
         case contact(BoardProfile.Line, closed: Bool)
+        /// A contact closing or opening with chatter: five changes back to back, ending
+        /// closed or open.
+        case chatter(BoardProfile.Line, closed: Bool)
+        /// A detent of the encoder is complete (marks the time for `Run.detents`).
+        case detent
         /// Time passes, edges are read meanwhile.
         case hold(milliseconds: Int)
+    }
+
+    /// What a stimulus caused, and what it was.
+    struct Run {
+        var edges: [GPIOLineEvent<Int>] = []
+        /// Monotonic times before the first step and after the last edge.
+        var start: Int64 = 0
+        var end: Int64 = 0
+        /// The longest burst of chatter, from its first write to its last.
+        var longestChatter: Int64 = 0
+        /// When each `.detent` was reached.
+        var detents: [Int64] = []
+
+        /// The edges as "line, level, µs since the start", for failure messages.
+        var summary: String {
+            "\(edges.map { "\($0.offset)\($0.rising ? "↑" : "↓")\(($0.timestampNanoseconds - start) / 1000)" })"
+        }
     }
 
     let profile: BoardProfile
@@ -64,67 +93,79 @@ final class GPIOBench {
         }
     }
 
-    /// Plays `steps` on the simulated lines, reads every edge they cause, and returns the
-    /// edges with the monotonic times before the first step and after the last edge.
-    func play(_ steps: [Step]) throws -> (edges: [GPIOLineEvent<Int>], start: Int64, end: Int64) {
-        var seen = try edges.readPending()
-        #expect(seen.isEmpty, "edges pending before the stimulus: \(seen)")
-        seen = []
-        let start = Box.now()
+    /// Plays `steps` on the simulated lines and reads every edge they cause.
+    func play(_ steps: [Step]) throws -> Run {
+        let stale = try edges.readPending()
+        #expect(stale.isEmpty, "edges pending before the stimulus: \(stale)")
+        var run = Run(start: Box.now())
         for step in steps {
             switch step {
             case .contact(let line, let closed):
-                let offset = try #require(offsets[line])
-                // Active low: a closed contact pulls the line to ground.
-                try Box.write(closed ? "pull-down" : "pull-up",
-                              to: "/sys/bus/gpio/devices/\(chip.name)/sim_gpio\(offset)/pull")
-                seen += try edges.readPending()
+                try set(line, closed: closed)
+                try settle(line, closed: closed, into: &run)
+            case .chatter(let line, let closed):
+                let started = Box.now()
+                for level in [closed, !closed, closed, !closed, closed] { try set(line, closed: level) }
+                run.longestChatter = max(run.longestChatter, Box.now() - started)
+                try settle(line, closed: closed, into: &run)
+            case .detent:
+                run.detents.append(Box.now())
             case .hold(let milliseconds):
                 let until = Box.now() + Int64(milliseconds) * 1_000_000
                 while case let left = until - Box.now(), left > 0 {
-                    seen += try edges.wait(timeoutNanoseconds: left)
+                    run.edges += try edges.wait(timeoutNanoseconds: left)
                 }
             }
         }
-        // The last edges are still on their way from the interrupt thread: read until the
-        // lines have been quiet a while.
+        // Edges of a burst may still be on their way: read until the lines are quiet a while.
         while case let more = try edges.wait(timeoutNanoseconds: 300_000_000), !more.isEmpty {
-            seen += more
+            run.edges += more
         }
-        return (seen, start, Box.now())
+        run.end = Box.now()
+        return run
+    }
+
+    /// Active low: a closed contact pulls the line to ground.
+    private func set(_ line: BoardProfile.Line, closed: Bool) throws {
+        let offset = try #require(offsets[line])
+        try Box.write(closed ? "pull-down" : "pull-up", to: "/sys/bus/gpio/devices/\(chip.name)/sim_gpio\(offset)/pull")
+    }
+
+    /// Reads edges until one on `line` reports its new level: the kernel's interrupt thread
+    /// has seen the change.
+    private func settle(_ line: BoardProfile.Line, closed: Bool, into run: inout Run) throws {
+        let offset = try #require(offsets[line])
+        let deadline = Box.now() + 2_000_000_000
+        while true {
+            let new = try edges.wait(timeoutNanoseconds: max(0, deadline - Box.now()))
+            run.edges += new
+            if new.contains(where: { $0.offset == offset && $0.rising == closed }) { return }
+            guard Box.now() < deadline else {
+                throw BoxError("line \(offset) never reported level \(closed ? 1 : 0) after the change (edges: \(run.summary))")
+            }
+        }
     }
 
     // MARK: Stimuli
 
-    /// A contact closing with chatter: closed, open, closed, open, closed, fast as the
-    /// simulator writes (well under the 10 ms debounce).
-    func bouncyClose(_ line: BoardProfile.Line) -> [Step] {
-        [true, false, true, false, true].map { .contact(line, closed: $0) }
-    }
-
-    /// A contact opening with chatter.
-    func bouncyOpen(_ line: BoardProfile.Line) -> [Step] {
-        [false, true, false, true, false].map { .contact(line, closed: $0) }
-    }
-
-    /// A press of `milliseconds` with bounce on both edges.
+    /// A press of `milliseconds` with chatter on both edges.
     func bouncyTap(_ control: String, milliseconds: Int = 80) throws -> [Step] {
         let line = try line(control)
-        return bouncyClose(line) + [.hold(milliseconds: milliseconds)] + bouncyOpen(line)
+        return [.chatter(line, closed: true), .hold(milliseconds: milliseconds), .chatter(line, closed: false)]
     }
 
-    /// Encoder detents: 4 quadrature steps each (EC11), A leading B for clockwise, `step`
-    /// ms apart (4 ms: a brisk turn, 16 ms a detent). The first contact of each detent
-    /// chatters. `pause` between detents.
+    /// Encoder detents: 4 quadrature steps each (EC11), A leading B for clockwise, about
+    /// `step` ms apart; the first contact of each detent chatters. `pause` between detents.
     func turn(_ detents: Int, step: Int = 4, pause: Int) throws -> [Step] {
         let a = try line("encoder_a"), b = try line("encoder_b")
         let (first, second) = detents > 0 ? (a, b) : (b, a)
         var steps: [Step] = []
         for _ in 0..<abs(detents) {
-            steps += bouncyClose(first)
+            steps.append(.chatter(first, closed: true))
             for (line, closed) in [(second, true), (first, false), (second, false)] {
                 steps += [.hold(milliseconds: step), .contact(line, closed: closed)]
             }
+            steps.append(.detent)
             if pause > 0 { steps.append(.hold(milliseconds: pause)) }
         }
         return steps

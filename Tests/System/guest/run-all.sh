@@ -18,7 +18,7 @@ bundle=.build/debug/SegmancePackageTests.xctest
 "$bundle" --testing-library swift-testing --filter SystemTests 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | tee /tmp/swift.log
 status=${PIPESTATUS[0]}
 total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' /tmp/swift.log | tail -1)
-broken=$(grep -c '^✘ Test .* failed' /tmp/swift.log || true)
+broken=$(grep -E '^✘ Test .* failed after' /tmp/swift.log | grep -vc '^✘ Test run with' || true)
 skipped=$(grep -c 'skipped' /tmp/swift.log || true)
 if [ -z "$total" ] || [ "$total" -eq 0 ] || [ "$skipped" -ne 0 ]; then
   echo "box: the Swift system tests ran ${total:-no} tests, $skipped skipped"
