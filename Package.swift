@@ -87,7 +87,8 @@ let package = Package(
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
-        .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"]),
+        .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
@@ -95,5 +96,10 @@ let package = Package(
             "SegmanceDaemon", "SegmanceBoard", "SegmanceSim", "SegmanceAudio", "SegmanceCore", "LinuxInput",
         ]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
+        // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.
+        .testTarget(name: "SystemTests", dependencies: [
+            "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",
+            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA",
+        ]),
     ]
 )

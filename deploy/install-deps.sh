@@ -11,16 +11,4 @@ packages=(
   libsqlite3-dev     # the routine library
   lcdproc            # LCDd, a real display server for the LCDproc client tests
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all packages present"
-  exit 0
-fi
-as_root=()
-[ "$(id -u)" -eq 0 ] || as_root=(sudo)
-echo "install-deps: installing ${missing[*]}"
-"${as_root[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/apt-install.sh" install-deps "${packages[@]}"

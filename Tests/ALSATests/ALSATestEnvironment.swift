@@ -25,6 +25,7 @@ enum ALSATestEnvironment {
             pcm.\(ratePCM) {
                 type rate
                 slave { pcm "null" rate 48000 }
+                converter "linear"
             }
             pcm.\(hintedPCM) {
                 type null

@@ -1,0 +1,62 @@
+#!/bin/bash
+# In the guest: the .deb of deploy/build-deb.sh ($SEGMANCE_BOX_DEB) installs with dpkg,
+# creates user segmance in audio, gpio, i2c and input, enables the unit, ships a binary
+# that needs no /opt/swift; systemd-analyze verifies the units and scores the service
+# (written to /share/security.txt); udev gives the GPIO chip and the I2C bus to the
+# groups; remove and purge clean up.
+set -euo pipefail
+deb=${SEGMANCE_BOX_DEB:?the .deb to test}
+fail() { echo "package: FAIL: $*" >&2; exit 1; }
+
+dpkg -i "$deb"
+dpkg-query -W -f='${Status} ${Version}\n' segmance | grep -q '^install ok installed' || fail "not installed"
+
+# The user and its groups.
+IFS=: read -r _ _ uid _ _ home shell < <(getent passwd segmance) || fail "no user segmance"
+[ "$uid" -lt 1000 ] || fail "segmance is not a system user (uid $uid)"
+[ "$home" = /var/lib/segmance ] && [ "$shell" = /usr/sbin/nologin ] || fail "home $home, shell $shell"
+for group in segmance audio gpio i2c input; do
+  id -nG segmance | tr ' ' '\n' | grep -qx "$group" || fail "segmance is not in group $group"
+done
+[ "$(stat -c '%U %G %a' /var/lib/segmance)" = "segmance segmance 750" ] || fail "/var/lib/segmance: $(stat -c '%U %G %a' /var/lib/segmance)"
+[ "$(stat -c '%U %a' /media/segmance)" = "root 755" ] || fail "/media/segmance: $(stat -c '%U %a' /media/segmance)"
+
+# The files.
+for f in /usr/bin/segmance /usr/lib/segmance/segmance-stick /etc/segmance/segmance.toml \
+         /lib/systemd/system/segmance.service /lib/systemd/system/segmance-stick@.service \
+         /lib/udev/rules.d/90-segmance.rules /usr/share/segmance/board/pi-gpio.toml \
+         /usr/share/segmance/board/README.md; do
+  [ -e "$f" ] || fail "$f missing"
+done
+grep -q '^board = "/usr/share/segmance/board/pi-gpio.toml"' /etc/segmance/segmance.toml || fail "default config"
+[ -L /etc/systemd/system/multi-user.target.wants/segmance.service ] || fail "segmance.service is not enabled"
+if ldd /usr/bin/segmance | grep -E 'swift|not found'; then fail "/usr/bin/segmance needs the Swift toolchain's libraries"; fi
+env -i PATH=/usr/bin:/bin /usr/bin/segmance --help > /dev/null || fail "segmance --help"
+
+# The units, as systemd reads them, and the service's exposure score.
+systemd-analyze verify /lib/systemd/system/segmance.service segmance-stick@sda1.service 2>&1 | tee /tmp/verify.txt
+[ ! -s /tmp/verify.txt ] || fail "systemd-analyze verify has something to say"
+systemd-analyze security --offline=true --no-pager /lib/systemd/system/segmance.service > /share/security.txt 2>&1 || true
+score=$(sed -n 's/.*Overall exposure level for segmance.service: \([0-9.]*\).*/\1/p' /share/security.txt)
+[ -n "$score" ] || { cat /share/security.txt; fail "no exposure score"; }
+echo "package: systemd-analyze security: $(grep 'Overall exposure' /share/security.txt | sed 's/\x1b\[[0-9;]*m//g')"
+awk -v s="$score" 'BEGIN { exit !(s < 3.0) }' || fail "exposure $score is not below 3.0"
+
+# udev gives the devices to the groups (the rule's GROUP and MODE on gpiochip and i2c-0).
+for dev in "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP" /sys/class/i2c-dev/i2c-0; do
+  out=$(udevadm test --action=add "$dev" 2>&1)
+  grep -qE "Setting permissions /dev/[a-z0-9-]+, uid=0, gid=$(getent group "$([ "${dev#*gpio}" != "$dev" ] && echo gpio || echo i2c)" | cut -d: -f3), mode=0660" <<< "$out" \
+    || { echo "$out" | tail -20; fail "udev does not give $dev to its group"; }
+done
+setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "$SEGMANCE_BOX_GPIO_CHIP" > /dev/null \
+  || fail "user segmance cannot open /dev/$SEGMANCE_BOX_GPIO_CHIP"
+setpriv --reuid=segmance --regid=segmance --init-groups i2cdetect -y -r 0 0x27 0x27 > /dev/null \
+  || fail "user segmance cannot open /dev/i2c-0"
+
+# Remove keeps the config; purge drops it and the library.
+dpkg -r segmance > /dev/null
+[ ! -e /usr/bin/segmance ] && [ -e /etc/segmance/segmance.toml ] || fail "remove"
+dpkg -P segmance > /dev/null
+[ ! -e /etc/segmance/segmance.toml ] && [ ! -e /var/lib/segmance ] || fail "purge"
+[ ! -e /etc/systemd/system/multi-user.target.wants/segmance.service ] || fail "still enabled after purge"
+echo "package: OK"

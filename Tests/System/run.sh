@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The system tests: real kernel drivers in the board in a box.
+#   Tests/System/run.sh            build what they need, boot the VM once, run them all
+#   SEGMANCE_BOX_NO_DEB=1 …        without building and testing the .deb (faster)
+# Builds the test bundle (swift build --build-tests), the box (Tests/System/build.sh,
+# cached in ${SEGMANCE_BOX_CACHE:-$HOME/.cache/segmance-box}) and the package
+# (deploy/build-deb.sh), then runs Tests/System/guest/run-all.sh in the VM. Prints the time
+# of each step and ends with "system: N passed, N failed". Needs deploy/install-deps.sh and
+# deploy/install-box-deps.sh.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../.."
+[ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
+log=${SEGMANCE_BOX_LOG:-.build/system-tests.log}
+mkdir -p "$(dirname "$log")"
+
+timed() {   # timed NAME CMD...: runs CMD, says how long it took
+  local name=$1 t0=$SECONDS
+  shift
+  "$@"
+  echo "system: $name took $((SECONDS - t0)) s"
+}
+
+timed "test bundle build" swift build --build-tests
+t0=$SECONDS
+"$here/build.sh" > /dev/null
+echo "system: box build took $((SECONDS - t0)) s"
+if [ "${SEGMANCE_BOX_NO_DEB:-0}" != 1 ]; then
+  t0=$SECONDS
+  deb=$(deploy/build-deb.sh | tail -1)
+  echo "system: package build took $((SECONDS - t0)) s: $deb"
+  export SEGMANCE_BOX_DEB="$PWD/$deb"
+fi
+
+t0=$SECONDS
+status=0
+"$here/boxrun" --timeout 1500 --log "$log" -- bash "$here/guest/run-all.sh" || status=$?
+boot=$(sed -n 's/^\[ *\([0-9.]*\)\] \[box\] userspace up.*/\1/p' "$log" | head -1)
+echo "system: VM run took $((SECONDS - t0)) s (boot to guest userspace ${boot:-?} s); console log: $log"
+summary=$(sed -n 's/^\[ *[0-9.]*\] box: \([0-9]* passed, [0-9]* failed\)$/\1/p' "$log" | tail -1)
+if [ -z "$summary" ]; then
+  echo "system: the guest ended without a result (status $status)"
+  echo "system: 0 passed, 1 failed"
+  exit 1
+fi
+echo "system: $summary"
+exit "$status"
