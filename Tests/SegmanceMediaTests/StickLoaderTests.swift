@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceCore
 import SegmanceMedia
+import SegmanceTestSupport
 import Testing
 
 @Suite struct StickLoaderTests {
