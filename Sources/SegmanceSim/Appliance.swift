@@ -52,6 +52,8 @@ public final class Appliance {
             switch effect {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)
+            case .persist, .importStick, .cancelImport:
+                break
             }
         }
     }
