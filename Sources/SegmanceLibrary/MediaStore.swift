@@ -131,9 +131,9 @@ public final class MediaWriter: PCMSink {
         }
     }
 
-    /// Makes the file durable and names it by its hash; returns the hash. When the store
-    /// already holds that content, the temporary file is dropped and the existing one kept.
-    public func commit() throws(SystemError) -> String {
+    /// Makes the file durable and names it by its hash. When the store already holds that
+    /// content, the temporary file is dropped and the existing one kept (`created` false).
+    public func commit() throws(SystemError) -> (hash: String, created: Bool) {
         precondition(!finished, "a media writer commits once")
         guard fsync(fd) == 0 else { throw SystemError("fsync", path: temporaryPath) }
         guard close(fd) == 0 else {
@@ -143,13 +143,14 @@ public final class MediaWriter: PCMSink {
         fd = -1
         let hash = hasher.finalize().hex
         let final = store.path(of: hash)
-        if store.size(of: hash) == frames * MediaStore.bytesPerFrame {
+        let exists = store.size(of: hash) == frames * MediaStore.bytesPerFrame
+        if exists {
             unlink(temporaryPath)
         } else if rename(temporaryPath, final) != 0 {
             throw SystemError("rename", path: final)
         }
         finished = true
-        return hash
+        return (hash, !exists)
     }
 
     /// Throws the partial file away.

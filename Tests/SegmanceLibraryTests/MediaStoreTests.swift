@@ -18,7 +18,7 @@ import Testing
             try samples[offset..<end].withUnsafeBufferPointer { try writer.write($0) }
             offset = end
         }
-        return try writer.commit()
+        return try writer.commit().hash
     }
 
     @Test func aCommittedFileIsNamedByTheHashOfItsBytes() throws {
