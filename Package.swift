@@ -63,14 +63,14 @@ let package = Package(
         // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
         .target(name: "SegmanceSim", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SndFile", "ALSA",
+            "SegmanceMedia", "SegmanceLibrary", "SndFile", "ALSA",
         ]),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim",
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SndFile",
         ]),
 
         .testTarget(name: "SegmanceCoreTests", dependencies: ["SegmanceCore"]),
@@ -90,6 +90,8 @@ let package = Package(
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
-        .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceSimTests", dependencies: [
+            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+        ]),
     ]
 )

@@ -93,7 +93,7 @@ do {
     var loadCPU = 0.0
     let run = TwinRun()
     let cpu = measure {
-        let output = run.run(scenario, stick: dir + "/stick") { _, _ in }
+        let output = try! run.run(scenario, stick: dir + "/stick") { _, _ in }
         lcdFrames = output.frames.lines.count
     }
     loadCPU = measure { _ = StickLoader().load(dir + "/stick") }

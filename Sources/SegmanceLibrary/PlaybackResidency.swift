@@ -79,6 +79,18 @@ public final class PlaybackResidency {
         if let old, old !== current?.media, old !== segment?.media { old.release(0..<old.frames) }
     }
 
+    /// The queued part took over seamlessly: it is the current one now, from its start.
+    public func nextTookOver() {
+        guard let next else { return }
+        let previous = current?.media
+        current = next
+        self.next = nil
+        loop = nil
+        position = 0
+        apply()
+        if let previous, previous !== next.media { previous.release(0..<previous.frames) }
+    }
+
     /// Playback jumps (a seek, play from a position): the target is made resident now.
     public func jump(to position: Int64) {
         self.position = position
