@@ -126,9 +126,16 @@ public final class Appliance {
             if report.kind == .advanced { residency.nextTookOver() }
             send(.audio(report))
         }
-        let (frame, epoch) = audio.position
-        residency.advance(to: frame)
-        send(.audio(AudioReport(epoch: epoch, .position(frame))))
+        // The audio side's position is the truth while it runs; stopped or paused, the
+        // core's is (a seek while paused, a resume point restored at boot).
+        switch state.transport {
+        case .playing, .countingDown:
+            let (frame, epoch) = audio.position
+            residency.advance(to: frame)
+            send(.audio(AudioReport(epoch: epoch, .position(frame))))
+        case .paused, .stopped:
+            break
+        }
     }
 
     // MARK: - Sticks and imports

@@ -9,17 +9,8 @@ import Glibc
 
 /// A full disk under the library: a real 2 MB tmpfs mounted over the library folder.
 /// Mounting needs CAP_SYS_ADMIN (root, as in CI's container); without it the test says so.
-@Suite(.serialized) struct DiskFullTests {
-    static let canMount: Bool = {
-        let probe = NSTemporaryDirectory() + "segmance-mount-probe-\(getpid())"
-        mkdir(probe, 0o755)
-        defer { rmdir(probe) }
-        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
-        umount(probe)
-        return true
-    }()
-
-    @Test(.enabled(if: canMount, "mounting a small tmpfs needs CAP_SYS_ADMIN"))
+@Suite struct DiskFullTests {
+    @Test(.enabled(if: Mounts.permitted, "mounting a small tmpfs needs CAP_SYS_ADMIN"))
     func aFullDiskAbortsTheRoutineCleanlyWithAMessage() throws {
         let fixture = try LibraryFixture()
         try TestFiles.mkdir(fixture.directory)
