@@ -17,9 +17,19 @@ public struct StickLoader: Sendable {
 
     /// Loads everything under `root`. Never throws: what fails is listed in `problems`.
     public func load(_ root: String) -> StickContent {
+        read(root, keepAudio: true)
+    }
+
+    /// Reads and decodes everything under `root` as `load` does, but keeps no audio: what
+    /// an import would do, and every problem it would meet (`segmance stick check`).
+    public func check(_ root: String) -> StickContent {
+        read(root, keepAudio: false)
+    }
+
+    private func read(_ root: String, keepAudio: Bool) -> StickContent {
         let scan = StickScanner(maxDepth: maxDepth).scan(root)
         guard let realRoot = scan.root else { return StickContent(problems: scan.problems) }
-        let decoder = MemoryDecoder(root: realRoot, decoder: AudioDecoder(outputRate: outputRate))
+        let decoder = MemoryDecoder(root: realRoot, decoder: AudioDecoder(outputRate: outputRate), keepAudio: keepAudio)
         let builder = RoutineBuilder(root: realRoot, decoder: decoder)
         var routines: [Routine] = []
         var problems: [StickProblem] = []
@@ -40,16 +50,19 @@ public struct StickLoader: Sendable {
     }
 }
 
-/// Decodes each file once into a `PCMBuffer`, named by its path relative to the root.
+/// Decodes each file once into a `PCMBuffer` (or, not keeping audio, just through to
+/// the end), named by its path relative to the root.
 final class MemoryDecoder: StickAudioDecoding {
     let root: String
     let decoder: AudioDecoder
+    let keepAudio: Bool
     private(set) var buffers: [AudioReference: PCMBuffer] = [:]
     private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
 
-    init(root: String, decoder: AudioDecoder) {
+    init(root: String, decoder: AudioDecoder, keepAudio: Bool) {
         self.root = root
         self.decoder = decoder
+        self.keepAudio = keepAudio
     }
 
     var outputRate: Int { decoder.outputRate }
@@ -58,6 +71,14 @@ final class MemoryDecoder: StickAudioDecoding {
         let reference = AudioReference(StickPaths.relative(file.real, to: root))
         if let known = results[reference.id] { return known }
         let result = Result { () throws(AudioDecodeError) in
+            guard keepAudio else {
+                do {
+                    return DecodedAudio(reference: reference, frames: try decoder.decode(file.real, into: DiscardingSink()))
+                } catch {
+                    // A DiscardingSink never throws: every error is the file's.
+                    throw error as? AudioDecodeError ?? AudioDecodeError(path: file.real, reason: .unreadable("\(error)"))
+                }
+            }
             let buffer = try decoder.decode(file.real)
             buffers[reference] = buffer
             return DecodedAudio(reference: reference, frames: buffer.frames)
