@@ -97,6 +97,7 @@ public final class Importer: Sendable {
         stat(root, &device)
         let stick = StickPresence(root: root, device: device.st_dev)
         var index = 0
+        var imported: [String: String] = [:]
         for entry in scan.entries {
             let source: RoutineSource
             switch entry {
@@ -121,11 +122,21 @@ public final class Importer: Sendable {
                     report(.routineFailed(title: source.title, reason: "nothing to import"))
                     continue
                 }
+                let shown = source.relative.isEmpty ? "." : source.relative
+                if let first = imported[routine.title] {
+                    // Titles name routines in the library: a second one would replace the first.
+                    decoder.abandon()
+                    summary.failed += 1
+                    let reason = "another routine on this stick (\(first)) has the title \"\(routine.title)\""
+                    report(.problem(StickProblem(path: shown, reason: "routine skipped: \(reason)")))
+                    report(.routineFailed(title: routine.title, reason: reason))
+                    continue
+                }
+                imported[routine.title] = shown
                 // Parts that failed because the stick went away must not commit a half routine.
                 guard stick.isPresent(source.folder) else { throw Stop.stickGone }
                 try decoder.makeDurable()
-                let outcome = try library.commit(routine, media: decoder.media(of: routine),
-                                                 sourcePath: source.relative.isEmpty ? "." : source.relative)
+                let outcome = try library.commit(routine, media: decoder.media(of: routine), sourcePath: shown)
                 progress.report(100)
                 switch outcome {
                 case .added: summary.added += 1

@@ -143,16 +143,7 @@ public struct AudioDecoder: Sendable {
         let channels = file.info.channels
         var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
         var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
-        var read: Int64 = 0
-        while true {
-            let got: Int
-            do {
-                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
-            } catch {
-                throw readError(error, file: file, framesRead: read)
-            }
-            if got == 0 { break }
-            read += Int64(got)
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
             if channels == 2 {
                 try chunk.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
             } else {
@@ -162,10 +153,32 @@ public struct AudioDecoder: Sendable {
                 }
                 try stereo.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
             }
-            sink.progress(sourceFrames: read, of: file.info.frames)
         }
         try checkLength(read, file: file)
         return read
+    }
+
+    /// Reads `file` chunk by chunk into `chunk` and hands each to `body` with its frame
+    /// count, reporting progress to `sink`; returns the frames read. A read error is a
+    /// truncation at the frames read so far.
+    private func forEachChunk<Sample>(
+        of file: SoundFile, in chunk: inout [Sample],
+        reading read: (SoundFile, UnsafeMutableBufferPointer<Sample>) throws(SoundFileError) -> Int,
+        into sink: some PCMSink, _ body: ([Sample], Int) throws -> Void
+    ) throws -> Int64 {
+        var total: Int64 = 0
+        while true {
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try read(file, b) }
+            } catch {
+                throw readError(error, file: file, framesRead: total)
+            }
+            if got == 0 { return total }
+            total += Int64(got)
+            try body(chunk, got)
+            sink.progress(sourceFrames: total, of: file.info.frames)
+        }
     }
 
     private func convert(_ file: SoundFile, into sink: some PCMSink) throws -> Int64 {
@@ -181,22 +194,13 @@ public struct AudioDecoder: Sendable {
         var chunk = [Float](repeating: 0, count: Self.chunkFrames * info.channels)
         var stereo: [Float] = []
         var samples: [Int16] = []
-        var read: Int64 = 0
         var written: Int64 = 0
         func emit(_ floats: [Float]) throws {
             PCMConversion.int16(floats, into: &samples)
             try samples.withUnsafeBufferPointer { try sink.write($0) }
             written += Int64(floats.count / 2)
         }
-        while true {
-            let got: Int
-            do {
-                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
-            } catch {
-                throw readError(error, file: file, framesRead: read)
-            }
-            if got == 0 { break }
-            read += Int64(got)
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
             stereo.removeAll(keepingCapacity: true)
             chunk.withUnsafeBufferPointer {
                 ChannelMixer.stereo(UnsafeBufferPointer(rebasing: $0[0..<(got * info.channels)]),
@@ -207,7 +211,6 @@ public struct AudioDecoder: Sendable {
             } catch let error as ResamplerError {
                 throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
             }
-            sink.progress(sourceFrames: read, of: info.frames)
         }
         if let resampler {
             do {

@@ -58,6 +58,10 @@ public final class Appliance {
             self.library = try Library(directory: temporary.path, sampleRate: configuration.sampleRate)
             temporaryLibrary = temporary
         }
+        guard self.library.sampleRate == configuration.sampleRate else {
+            throw LibraryError(directory: self.library.directory, action: "play at \(configuration.sampleRate) Hz",
+                               reason: "its audio is stored at \(self.library.sampleRate) Hz")
+        }
         self.importer = importer ?? InlineImportRunner(importer: Importer(library: self.library))
         media = LibraryMedia(library: self.library)
         residency = PlaybackResidency(window: .init(sampleRate: configuration.sampleRate))

@@ -114,6 +114,21 @@ import Testing
         return events.problems.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? "(none)"
     }
 
+    @Test func twoRoutinesWithOneTitleImportTheFirstOnly() throws {
+        let stick = try fixture.stick()
+        try Sticks.routine(stick + "/Salsa", parts: ["One"])
+        try Sticks.routine(stick + "/Old/Salsa", parts: ["Two", "Three"])
+        let (summary, events) = try fixture.importStick(stick)
+        #expect(summary == ImportSummary(added: 1, failed: 1))
+        // Folders are taken in natural order, depth first: Old/Salsa comes before Salsa.
+        #expect(events.problems == [
+            "Salsa: routine skipped: another routine on this stick (Old/Salsa) has the title \"Salsa\"",
+        ])
+        let library = try fixture.open()
+        #expect(try library.routines().first?.parts.map(\.title) == ["Two", "Three"])
+        #expect(try library.verify() == [])
+    }
+
     @Test func progressCountsRoutinesAndPercent() throws {
         let stick = try fixture.stick()
         try Sticks.routine(stick + "/A", parts: ["One", "Two"], seconds: 1)
