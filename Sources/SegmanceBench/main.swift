@@ -107,6 +107,7 @@ do {
 // 4. Import speed per format, and 5. start-to-ready with 200 routines in the library.
 do {
     let dir = "/tmp/segmance-bench-library-\(getpid())"
+    benchSHA256()
     benchImportPerFormat(dir: dir)
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path
     benchStartToReady(dir: dir, binary: FileManager.default.isExecutableFile(atPath: binary) ? binary : nil)

@@ -5,8 +5,6 @@ import SegmanceCore
 struct StoredMedia: Equatable, Sendable {
     var hash: String
     var frames: Int64
-    /// SHA-256 of the stick file it was decoded from.
-    var sourceDigest: String?
 }
 
 /// What committing one routine did.
@@ -15,14 +13,11 @@ public enum ImportOutcome: String, Equatable, Sendable {
 }
 
 extension Library {
-    /// The media a stick file with these bytes decoded to before, if it is still in the store.
-    func media(forSource digest: String) throws -> StoredMedia? {
-        let found = try read("look up a source") { db -> StoredMedia? in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT media.hash, media.frames FROM mediaSource JOIN media ON media.hash = mediaSource.mediaHash
-                WHERE sourceDigest = ?
-                """, arguments: [digest]) else { return nil }
-            return StoredMedia(hash: row["hash"], frames: row["frames"], sourceDigest: digest)
+    /// The media named `hash`, if the library holds it (row and file).
+    func media(named hash: String) throws -> StoredMedia? {
+        let found = try read("look up media \(hash)") { db -> StoredMedia? in
+            try Int64.fetchOne(db, sql: "SELECT frames FROM media WHERE hash = ?", arguments: [hash])
+                .map { StoredMedia(hash: hash, frames: $0) }
         }
         // A row without its file would be a broken library; decode again rather than trust it.
         guard let found, store.size(of: found.hash) == found.frames * MediaStore.bytesPerFrame else { return nil }
@@ -50,10 +45,6 @@ extension Library {
             if let old, old["digest"] == digest { return (.unchanged, []) }
             for m in media {
                 try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
-                if let source = m.sourceDigest {
-                    try db.execute(sql: "INSERT OR REPLACE INTO mediaSource (sourceDigest, mediaHash) VALUES (?, ?)",
-                                   arguments: [source, m.hash])
-                }
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
             var resume: (key: String, position: Int64)?

@@ -13,17 +13,11 @@ enum LibrarySchema {
     static let v1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
-        -- One decoded source: <hash>.pcm in the media folder, `frames` stereo frames.
+        -- One decoded source: <hash>.pcm in the media folder (see MediaKey), `frames` stereo frames.
         CREATE TABLE media (
             hash TEXT PRIMARY KEY CHECK (length(hash) = 64),
             frames INTEGER NOT NULL CHECK (frames > 0)
         );
-        -- The SHA-256 of a stick file's bytes -> the media it decoded to (re-imports skip decoding).
-        CREATE TABLE mediaSource (
-            sourceDigest TEXT PRIMARY KEY,
-            mediaHash TEXT NOT NULL REFERENCES media(hash) ON DELETE CASCADE
-        );
-        CREATE INDEX mediaSourceByMedia ON mediaSource(mediaHash);
 
         CREATE TABLE routine (
             id INTEGER PRIMARY KEY,

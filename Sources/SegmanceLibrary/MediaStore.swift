@@ -4,9 +4,9 @@ import Glibc
 import SegmanceMedia
 
 /// The library's PCM files: raw interleaved stereo Int16 (little-endian) at the library's
-/// rate, one file per decoded source, named by the SHA-256 of its bytes (`<hex>.pcm`).
+/// rate, one file per decoded source, named by a content hash (`<hex>.pcm`, see `MediaKey`).
 ///
-/// Files are written under a temporary name, fsynced, then renamed to their hash: a name
+/// Files are written under a temporary name, fsynced, then renamed to their name: a name
 /// that exists always has complete content. The directory is fsynced by the importer once
 /// per routine, before the rows that refer to the files are committed.
 public struct MediaStore: Sendable {
@@ -80,14 +80,13 @@ public struct MediaStore: Sendable {
     }
 }
 
-/// Decoded audio on its way into the store: written to a temporary file and hashed as it
-/// comes, then `commit()`ed under its hash or `discard()`ed. A writer dropped without
-/// either deletes its temporary file.
+/// Decoded audio on its way into the store: written to a temporary file as it comes, then
+/// `commit(as:)`ed under its name or `discard()`ed. A writer dropped without either deletes
+/// its temporary file.
 public final class MediaWriter: PCMSink {
     public let store: MediaStore
     public let temporaryPath: String
     private var fd: Int32
-    private var hasher = SHA256()
     public private(set) var frames: Int64 = 0
     private var finished = false
     /// Checked before every chunk: a thrown error stops decoding (a cancelled import).
@@ -108,7 +107,6 @@ public final class MediaWriter: PCMSink {
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
         try checkpoint()
-        hasher.update(samples)
         frames += Int64(samples.count / 2)
         #if _endian(big)
         let stored = samples.map(\.littleEndian)
@@ -131,9 +129,9 @@ public final class MediaWriter: PCMSink {
         }
     }
 
-    /// Makes the file durable and names it by its hash. When the store already holds that
-    /// content, the temporary file is dropped and the existing one kept (`created` false).
-    public func commit() throws(SystemError) -> (hash: String, created: Bool) {
+    /// Makes the file durable and names it `hash`. When the store already holds that
+    /// content, the temporary file is dropped and the existing one kept: returns false.
+    public func commit(as hash: String) throws(SystemError) -> Bool {
         precondition(!finished, "a media writer commits once")
         guard fsync(fd) == 0 else { throw SystemError("fsync", path: temporaryPath) }
         guard close(fd) == 0 else {
@@ -141,7 +139,6 @@ public final class MediaWriter: PCMSink {
             throw SystemError("close", path: temporaryPath)
         }
         fd = -1
-        let hash = hasher.finalize().hex
         let final = store.path(of: hash)
         let exists = store.size(of: hash) == frames * MediaStore.bytesPerFrame
         if exists {
@@ -150,7 +147,7 @@ public final class MediaWriter: PCMSink {
             throw SystemError("rename", path: final)
         }
         finished = true
-        return (hash, !exists)
+        return !exists
     }
 
     /// Throws the partial file away.
@@ -163,5 +160,26 @@ public final class MediaWriter: PCMSink {
             unlink(temporaryPath)
             finished = true
         }
+    }
+}
+
+/// The name of a stick file's PCM in the store: the SHA-256 of a header naming the stored
+/// format and the decoder's version, followed by the file's bytes.
+///
+/// Hashing the source rather than the decoded PCM means one hash per file, over the smaller
+/// of the two (an MP3 is a tenth of its PCM), computed before decoding: a file the library
+/// already holds is recognised without decoding it again, which makes re-inserting a stick
+/// cheap. SHA-256 because the store is content-addressed: a collision would silently play the
+/// wrong music, and at ~200 MB/s the hash costs less than reading the stick.
+public enum MediaKey {
+    /// Bump when decoding or conversion changes what a file decodes to.
+    public static let version = "segmance-pcm-1"
+
+    /// The key of the file at `path` decoded at `rate`.
+    public static func of(file path: String, rate: Int) throws(SystemError) -> String {
+        var hasher = SHA256()
+        Array("\(version) s16le stereo \(rate) Hz\n".utf8).withUnsafeBytes { hasher.update($0) }
+        try forEachBlock(ofFile: path) { hasher.update($0) }
+        return hasher.finalize().hex
     }
 }

@@ -1,9 +1,5 @@
-/// SHA-256 (FIPS 180-4), streaming. Names the media store's PCM files by their content.
-///
-/// Why SHA-256: the store is content-addressed, so two different recordings must never
-/// share a name — a collision would silently play the wrong music. A 64-bit hash makes that
-/// unlikely; SHA-256 makes it a non-question, and at ~200+ MB/s (release build) it hashes a
-/// minute of 48 kHz stereo PCM (11 MB) in well under the time it takes to decode it.
+/// SHA-256 (FIPS 180-4), streaming: the content hash that names the media store's files
+/// (see `MediaKey`). ~200 MB/s in a release build on this machine.
 public struct SHA256: Sendable {
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)

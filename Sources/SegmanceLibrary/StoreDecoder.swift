@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Decodes a routine's audio files into the media store, for one routine of an import.
-/// A file whose bytes were decoded before (same SHA-256) is not decoded again.
+/// A file the store already holds (same `MediaKey`) is not decoded again.
 final class StoreDecoder: StickAudioDecoding {
     let library: Library
     let root: String
@@ -35,19 +35,26 @@ final class StoreDecoder: StickAudioDecoding {
         try checkpoint()
         let size = fileSize(file.real)
         let result: Result<DecodedAudio, AudioDecodeError>
-        let digest = try? sourceDigest(file.real)
-        if let digest, let known = try library.media(forSource: digest) {
-            stored[known.hash] = known
-            result = .success(DecodedAudio(reference: AudioReference(known.hash), frames: known.frames))
+        let key: String
+        do {
+            key = try MediaKey.of(file: file.real, rate: library.sampleRate)
+        } catch {
+            // A file that was there at the scan and no longer reads: the stick is going away.
+            guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
+            return .failure(AudioDecodeError(path: file.real, reason: .unreadable(error.message)))
+        }
+        if let known = try library.media(named: key) {
+            stored[key] = known
+            result = .success(DecodedAudio(reference: AudioReference(key), frames: known.frames))
         } else {
-            result = try decodeIntoStore(file, size: size, digest: digest)
+            result = try decodeIntoStore(file, size: size, key: key)
         }
         progress.fileDone(bytes: size)
         results[file.real] = result
         return result
     }
 
-    private func decodeIntoStore(_ file: StickAudioFile, size: Int64, digest: String?) throws
+    private func decodeIntoStore(_ file: StickAudioFile, size: Int64, key: String) throws
         -> Result<DecodedAudio, AudioDecodeError> {
         let writer = try library.store.makeWriter()
         writer.checkpoint = checkpoint
@@ -61,10 +68,9 @@ final class StoreDecoder: StickAudioDecoding {
             guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
             return .failure(error)
         }
-        let (hash, isNew) = try writer.commit()
-        if isNew { created.append(hash) }
-        stored[hash] = StoredMedia(hash: hash, frames: frames, sourceDigest: digest)
-        return .success(DecodedAudio(reference: AudioReference(hash), frames: frames))
+        if try writer.commit(as: key) { created.append(key) }
+        stored[key] = StoredMedia(hash: key, frames: frames)
+        return .success(DecodedAudio(reference: AudioReference(key), frames: frames))
     }
 
     /// The media the routine's parts use.
@@ -87,22 +93,5 @@ final class StoreDecoder: StickAudioDecoding {
     private func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
-
-    /// SHA-256 of the stick file's bytes.
-    private func sourceDigest(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", path: path) }
-        defer { close(fd) }
-        var hasher = SHA256()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let n = retryingEINTR { read(fd, chunk.baseAddress, chunk.count) }
-            guard n >= 0 else { throw SystemError("read", path: path) }
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-        }
-        return hasher.finalize().hex
     }
 }

@@ -10,7 +10,9 @@ import Testing
         try MediaStore(directory: try temp.make("store") + "/media")
     }
 
-    private func write(_ samples: [Int16], to store: MediaStore, chunk: Int = 1000) throws -> String {
+    /// Writes `samples` in chunks and commits them as `name` (by default, the SHA-256 of the samples).
+    @discardableResult
+    private func write(_ samples: [Int16], to store: MediaStore, chunk: Int = 1000, as name: String? = nil) throws -> String {
         let writer = try store.makeWriter()
         var offset = 0
         while offset < samples.count {
@@ -18,15 +20,16 @@ import Testing
             try samples[offset..<end].withUnsafeBufferPointer { try writer.write($0) }
             offset = end
         }
-        return try writer.commit().hash
+        let hash = name ?? samples.withUnsafeBytes { SHA256.hex($0) }
+        _ = try writer.commit(as: hash)
+        return hash
     }
 
-    @Test func aCommittedFileIsNamedByTheHashOfItsBytes() throws {
+    @Test func aCommittedFileHoldsTheSamplesUnderItsName() throws {
         let store = try store()
         let samples = TestFiles.noise16(frames: 10_000)
         let hash = try write(samples, to: store)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store.path(of: hash)))
-        #expect(hash == SHA256.hex(bytes))
         #expect(bytes.count == 40_000)
         #expect(bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } == samples)
         let contents = try store.contents()
@@ -34,16 +37,27 @@ import Testing
         #expect(contents.temporary.isEmpty)
     }
 
-    @Test func identicalContentIsStoredOnce() throws {
+    @Test func contentAlreadyStoredIsKeptAndTheNewCopyDropped() throws {
         let store = try store()
         let samples = TestFiles.noise16(frames: 5000, seed: 7)
-        let first = try write(samples, to: store, chunk: 333)
-        let second = try write(samples, to: store, chunk: 4096)
-        #expect(first == second)
+        let writer = try store.makeWriter()
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        #expect(try writer.commit(as: String(repeating: "1", count: 64)))
+        let again = try store.makeWriter()
+        try samples.withUnsafeBufferPointer { try again.write($0) }
+        #expect(try !again.commit(as: String(repeating: "1", count: 64)))
         #expect(try store.contents().media.count == 1)
         #expect(try store.contents().temporary.isEmpty)
-        let other = try write(TestFiles.noise16(frames: 5000, seed: 8), to: store)
-        #expect(other != first)
+    }
+
+    @Test func theKeyIsTheHashOfAHeaderAndTheFileBytes() throws {
+        let dir = try temp.make("key")
+        let bytes = Array("RIFF and some audio bytes".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/a.wav"))
+        let key = try MediaKey.of(file: dir + "/a.wav", rate: 48_000)
+        #expect(key == SHA256.hex(Array("segmance-pcm-1 s16le stereo 48000 Hz\n".utf8) + bytes))
+        #expect(try MediaKey.of(file: dir + "/a.wav", rate: 44_100) != key)
+        #expect(throws: SystemError.self) { _ = try MediaKey.of(file: dir + "/missing.wav", rate: 48_000) }
     }
 
     @Test func aDiscardedOrDroppedWriterLeavesNothing() throws {

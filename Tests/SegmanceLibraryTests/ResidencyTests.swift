@@ -38,7 +38,8 @@ import Testing
         let writer = try store.makeWriter()
         let chunk = TestFiles.noise16(frames: Self.rate, seed: 9)
         for _ in 0..<180 { try chunk.withUnsafeBufferPointer { try writer.write($0) } }
-        let hash = try writer.commit().hash
+        let hash = String(repeating: "a", count: 64)
+        _ = try writer.commit(as: hash)
 
         func play(_ mapped: MappedPCM, residency: PlaybackResidency?) -> (peakKB: Int, sum: Int64) {
             residency?.load(.init(media: mapped, start: 0, length: frames), at: 0)
@@ -73,7 +74,8 @@ import Testing
         let writer = try store.makeWriter()
         let chunk = TestFiles.noise16(frames: Self.rate, seed: 5)
         for _ in 0..<60 { try chunk.withUnsafeBufferPointer { try writer.write($0) } }
-        let mapped = try store.map(try writer.commit().hash, frames: 60 * s)
+        _ = try writer.commit(as: String(repeating: "b", count: 64))
+        let mapped = try store.map(String(repeating: "b", count: 64), frames: 60 * s)
         let residency = PlaybackResidency(window: window)
         residency.load(.init(media: mapped, start: 0, length: 60 * s), at: 40 * s)
         residency.setLoop((20 * s)..<(30 * s))
