@@ -63,39 +63,47 @@ let package = Package(
         // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
         .target(name: "SegmanceSim", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SndFile", "ALSA",
+            "SegmanceMedia", "SegmanceLibrary", "SndFile", "ALSA",
         ]),
         .systemLibrary(name: "CLinuxSystem"),
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceSim", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
-            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem",
+            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
         ]),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim",
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SndFile",
         ]),
 
         .testTarget(name: "SegmanceCoreTests", dependencies: ["SegmanceCore"]),
         .testTarget(name: "SegmanceControlsTests", dependencies: ["SegmanceControls"]),
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
-        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile"]),
+        // Temporary folders and generated audio shared by the test targets.
+        .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
+        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceLibraryTests", dependencies: [
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceSim", "SegmanceAudio", "SegmanceCore", "LinuxInput",
+            "SegmanceLibrary", "SegmanceTestSupport",
         ]),
-        .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
+        .testTarget(name: "SegmanceSimTests", dependencies: [
+            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+        ]),
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.
         .testTarget(name: "SystemTests", dependencies: [
             "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",

@@ -1,9 +1,12 @@
 // Benchmarks that print figures: render throughput (× real time per CPU second), the
-// whole twin's throughput, and reducer events per second.
+// whole twin's throughput, reducer events per second, import speed per format and
+// start-to-ready with 200 routines in the library.
 //
 //     swift run -c release segmance-bench
+import Foundation
 import SegmanceAudio
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceMedia
 import SegmanceSim
 #if canImport(Glibc)
@@ -93,10 +96,20 @@ do {
     var loadCPU = 0.0
     let run = TwinRun()
     let cpu = measure {
-        let output = run.run(scenario, stick: dir + "/stick") { _, _ in }
+        let output = try! run.run(scenario, stick: dir + "/stick") { _, _ in }
         lcdFrames = output.frames.lines.count
     }
-    loadCPU = measure { _ = StickLoader().load(dir + "/stick") }
-    print("twin: 120 s demo scenario in \(String(format: "%.3f", cpu)) CPU s (of which ~\(String(format: "%.3f", loadCPU)) s reading the stick) = \(Int(120 / cpu))x real time; \(lcdFrames) LCD frames")
+    loadCPU = measure { Importer(library: try! Library(directory: dir + "/lib")).run(dir + "/stick") { _ in } }
+    print("twin: 120 s demo scenario in \(String(format: "%.3f", cpu)) CPU s (of which ~\(String(format: "%.3f", loadCPU)) s importing the stick) = \(Int(120 / cpu))x real time; \(lcdFrames) LCD frames")
+    _ = system("rm -rf '\(dir)'")
+}
+
+// 4. Import speed per format, and 5. start-to-ready with 200 routines in the library.
+do {
+    let dir = "/tmp/segmance-bench-library-\(getpid())"
+    benchSHA256()
+    benchImportPerFormat(dir: dir)
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path
+    benchStartToReady(dir: dir, binary: FileManager.default.isExecutableFile(atPath: binary) ? binary : nil)
     _ = system("rm -rf '\(dir)'")
 }

@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var board: String
     public var library: String
     public var mediaRoot: String
+    /// Whether a stick is imported without a button press: the default until the performer
+    /// changes *Auto import* in the menu (the setting saved in the library wins).
     public var autoImport: Bool
     /// 1...99 asks for SCHED_FIFO at that priority; 0 keeps normal scheduling.
     public var realtimePriority: Int

@@ -16,8 +16,20 @@ public enum Event: Equatable, Sendable {
     case clock(Int64)
     /// A report from the audio side.
     case audio(AudioReport)
-    /// The set of routines available changed (a stick was loaded, a library opened).
+    /// The set of routines available changed (a routine was imported or removed).
     case routinesLoaded([Routine])
+    /// At boot, after `.booted`: what the library holds, settings and where the performer left off.
+    case restored(LibrarySnapshot)
+    /// A stick appeared (mounted under the media root, or the twin's `stick` action).
+    case stickInserted(StickOffer)
+    /// A stick went away.
+    case stickRemoved(path: String)
+    /// Import the stick on offer now (the encoder push on the offer, or a request from outside).
+    case importRequested
+    /// The import under way moved on.
+    case importProgress(ImportProgress)
+    /// The import ended (done, or stopped early with a reason).
+    case importFinished(ImportSummary)
     /// Something to tell the performer (stick found, a problem, import progress).
     case notice(Notice)
 }

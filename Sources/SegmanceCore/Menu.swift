@@ -6,6 +6,7 @@ public struct Menu: Equatable, Sendable {
         case countdownBeforeRepeat = "Count again"
         case atPartEnd = "Part end"
         case volume = "Volume"
+        case autoImport = "Auto import"
     }
 
     public enum Page: Equatable, Sendable {

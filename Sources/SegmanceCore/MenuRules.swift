@@ -27,7 +27,8 @@ enum MenuRules {
             return Player.enterRoutine(menu.cursor, &state)
         case .editing(let item):
             state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
-            return []
+            // Saved once, when the value is left, not at every detent.
+            return [.persist(.settings(state.settings))]
         }
     }
 
@@ -68,6 +69,9 @@ enum MenuRules {
             guard volume != state.settings.volume else { return [] }
             state.settings.volume = volume
             return [.audio(.setVolume(volume), epoch: state.epoch)]
+        case .autoImport:
+            state.settings.autoImport = up
+            return []
         }
     }
 

@@ -26,8 +26,25 @@ public enum Player {
             return []
         case .routinesLoaded(let routines):
             return routinesLoaded(routines, &state)
+        case .restored(let snapshot):
+            return restore(snapshot, &state)
+        case .stickInserted(let offer):
+            return StickRules.inserted(offer, &state)
+        case .stickRemoved(let path):
+            return StickRules.removed(path, &state)
+        case .importRequested:
+            return StickRules.startImport(&state)
+        case .importProgress(let progress):
+            state.importing = progress
+            return []
+        case .importFinished(let summary):
+            return StickRules.finished(summary, &state)
         case .audio(let report):
             return audio(report, &state)
+        case .buttonPressed(.select) where state.stickOfferShown, .buttonDoublePressed(.select) where state.stickOfferShown:
+            return StickRules.answer(long: false, &state)
+        case .buttonLongPressed(.select) where state.stickOfferShown:
+            return StickRules.answer(long: true, &state)
         case .buttonDoublePressed(.select):
             if state.menu != nil {
                 // Two quick clicks in a menu are two selections.
@@ -94,7 +111,7 @@ public enum Player {
         case .play:
             state.transport = .stopped
             state.position = loopStart(state)
-            return [.audio(.stop, epoch: bumpEpoch(&state))]
+            return [.audio(.stop, epoch: bumpEpoch(&state))] + resumeEffect(state)
         case .prev:
             guard routineIndex > 0 else {
                 hint("First routine", &state)
@@ -129,7 +146,7 @@ public enum Player {
             return [.audio(.stop, epoch: bumpEpoch(&state))]
         case .playing:
             state.transport = .paused
-            return [.audio(.pause, epoch: bumpEpoch(&state))]
+            return [.audio(.pause, epoch: bumpEpoch(&state))] + resumeEffect(state)
         }
     }
 
@@ -169,7 +186,7 @@ public enum Player {
         if wasRunning {
             effects += start(from: state.position, origin: .stopped, &state)
         }
-        return effects
+        return effects + resumeEffect(state)
     }
 
     /// Selects a part, stopped at its start, and tells the audio side.
@@ -185,13 +202,54 @@ public enum Player {
     }
 
     static func enterRoutine(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+        let effects = selectRoutine(index, part: 0, &state)
+        return effects.isEmpty ? [] : effects + resumeEffect(state)
+    }
+
+    /// Makes routine `index` current at part `part`, stopped, showing its title.
+    private static func selectRoutine(_ index: Int, part: Int, _ state: inout PlayerState) -> [Effect] {
         guard state.routines.indices.contains(index) else { return [] }
         state.routineIndex = index
         let routine = state.routines[index]
         if let countdown = routine.countdown { state.settings.countdown = countdown }
         enqueue(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
                        duration: hintDuration), &state)
-        return loadPart(0, &state)
+        return loadPart(routine.parts.indices.contains(part) ? part : 0, &state)
+    }
+
+    /// Boot: the library's routines and settings, and the part and position the performer
+    /// left off at (recognised by title when a re-import moved it), stopped there.
+    private static func restore(_ snapshot: LibrarySnapshot, _ state: inout PlayerState) -> [Effect] {
+        var effects: [Effect] = []
+        if let settings = snapshot.settings, settings != state.settings {
+            state.settings = settings
+            effects.append(.audio(.setVolume(settings.volume), epoch: state.epoch))
+        }
+        state.routines = snapshot.routines
+        state.routineIndex = nil
+        guard !snapshot.routines.isEmpty else { return effects }
+        guard let resume = snapshot.resume,
+              let r = snapshot.routines.firstIndex(where: { $0.title == resume.routine }) else {
+            return effects + selectRoutine(0, part: 0, &state)
+        }
+        let parts = snapshot.routines[r].parts
+        let found = parts.indices.contains(resume.part) && parts[resume.part].title == resume.partTitle
+            ? resume.part : parts.firstIndex { $0.title == resume.partTitle }
+        effects += selectRoutine(r, part: found ?? 0, &state)
+        guard let found, let part = state.part, found == state.partIndex,
+              (0..<part.length).contains(resume.position) else {
+            return effects
+        }
+        if case .ab(let loop) = state.loop, !(loop.a..<loop.b).contains(resume.position) { return effects }
+        state.position = resume.position
+        return effects
+    }
+
+    /// Where playback is now, for the library.
+    static func resumeEffect(_ state: PlayerState) -> [Effect] {
+        guard let routine = state.routine, let part = state.part else { return [] }
+        return [.persist(.resume(ResumePoint(routine: routine.title, part: state.partIndex,
+                                             partTitle: part.title, position: state.position)))]
     }
 
     private static func routinesLoaded(_ routines: [Routine], _ state: inout PlayerState) -> [Effect] {
@@ -236,19 +294,19 @@ public enum Player {
             }
             let loop = ABLoop(a: a, b: min(state.position, part.length))
             state.loop = .ab(loop)
-            setSavedLoop(loop, &state)
-            return loopEffects(&state)
+            return loopEffects(&state) + setSavedLoop(loop, &state)
         case .ab:
             state.loop = .off
-            setSavedLoop(nil, &state)
-            return loopEffects(&state)
+            return loopEffects(&state) + setSavedLoop(nil, &state)
         }
     }
 
-    /// An A–B loop set on the device is remembered with the part.
-    private static func setSavedLoop(_ loop: ABLoop?, _ state: inout PlayerState) {
-        guard let r = state.routineIndex, state.part != nil else { return }
+    /// An A–B loop set on the device is remembered with the part, and in the library.
+    private static func setSavedLoop(_ loop: ABLoop?, _ state: inout PlayerState) -> [Effect] {
+        guard let r = state.routineIndex, let part = state.part else { return [] }
         state.routines[r].parts[state.partIndex].savedLoop = loop
+        return [.persist(.savedLoop(routine: state.routines[r].title, part: state.partIndex,
+                                    partTitle: part.title, loop: loop))]
     }
 
     /// The loop region and the follow-on part that the audio side needs for the current state.
@@ -328,14 +386,14 @@ public enum Player {
             // The symbol follows the real state: audio ended by itself, so we are stopped.
             state.transport = .stopped
             state.position = loopStart(state)
-            return []
+            return resumeEffect(state)
         case .advanced:
             guard let routine = state.routine, state.partIndex + 1 < routine.parts.count else { return [] }
             state.partIndex += 1
             let part = routine.parts[state.partIndex]
             state.loop = part.savedLoop.map(LoopMode.ab) ?? .off
             state.position = 0
-            return loopEffects(&state)
+            return loopEffects(&state) + resumeEffect(state)
         }
     }
 

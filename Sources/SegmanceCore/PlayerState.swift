@@ -69,6 +69,10 @@ public struct PlayerState: Equatable, Sendable {
     public var now: Int64
     /// The epoch of the last timeline command sent to the audio side.
     public var epoch: UInt32
+    /// A stick that is present and not yet imported.
+    public var stick: StickOffer?
+    /// The import under way, if any.
+    public var importing: ImportProgress?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
@@ -86,6 +90,8 @@ public struct PlayerState: Equatable, Sendable {
         self.pendingNotices = []
         self.now = 0
         self.epoch = 0
+        self.stick = nil
+        self.importing = nil
     }
 
     /// The routine in use, if any.
@@ -98,6 +104,12 @@ public struct PlayerState: Equatable, Sendable {
     public var part: Part? {
         guard let routine, routine.parts.indices.contains(partIndex) else { return nil }
         return routine.parts[partIndex]
+    }
+
+    /// The "Push to import" offer is on screen: the encoder push answers it.
+    public var stickOfferShown: Bool {
+        guard let stick, !stick.dismissed, importing == nil, menu == nil else { return false }
+        return true
     }
 
     /// The index of the move to show: the last one whose cue has come, else the first.

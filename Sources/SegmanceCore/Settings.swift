@@ -20,12 +20,15 @@ public struct Settings: Equatable, Sendable {
     public var atPartEnd: PartEndBehavior
     /// Output volume in percent, 0...100.
     public var volume: Int
+    /// Import a stick as soon as it appears, instead of offering it ("Push to import").
+    public var autoImport: Bool
 
     public init(countdown: Int = 0, countdownBeforeRepeat: Bool = false,
-                atPartEnd: PartEndBehavior = .stop, volume: Int = 80) {
+                atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false) {
         self.countdown = countdown
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.atPartEnd = atPartEnd
         self.volume = volume
+        self.autoImport = autoImport
     }
 }

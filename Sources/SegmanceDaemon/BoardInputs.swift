@@ -14,6 +14,8 @@ public final class BoardInputs {
     public struct Paths: Sendable {
         public var devices = "/dev"
         public var inputDevices = "/dev/input"
+        /// The mount table the stick watcher follows.
+        public var mountinfo = "/proc/self/mountinfo"
         /// Reads an evdev node's name; tests stand in for `EVIOCGNAME`.
         public var nameReader: InputInventory.NameReader = EvdevDevice.name(at:)
         public init() {}

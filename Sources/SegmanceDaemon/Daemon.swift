@@ -2,14 +2,16 @@ import CharacterDisplay
 import Glibc
 import SegmanceBoard
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceScreen
 import SegmanceSim
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
-/// signals, timers), runs the reducer on each event in order and carries out its effects.
-/// The audio renders on its own real-time thread, the LCD draws on its own thread, so
-/// nothing here waits on a device while a button is pending.
+/// sticks mounted under the media root, the import's progress, signals, timers), runs the
+/// reducer on each event in order and carries out its effects. The audio renders on its
+/// own real-time thread, the LCD draws on its own thread and imports run on a worker, so
+/// nothing here waits on a device or a stick while a button is pending.
 public final class Daemon {
     /// The audio side as the loop drives it.
     public struct Audio {
@@ -60,6 +62,9 @@ public final class Daemon {
     private let appliance: Appliance
     private let inputs: BoardInputs
     private let audio: Audio
+    private let library: Library
+    private let importer: ThreadedImportRunner
+    private let mounts: MountWatcher
     private let display: DisplayWorker
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
@@ -85,12 +90,18 @@ public final class Daemon {
         display = try DisplayWorker(ResilientDisplay(lcd, log: { log("display: \($0)") }), clock: environment.clock)
         audio = try environment.openAudio(profile.audio, configuration.realtimePriority)
 
+        library = try Library(directory: configuration.library, sampleRate: profile.audio.rate)
+        importer = try ThreadedImportRunner(importer: Importer(library: library))
+        mounts = try MountWatcher(root: configuration.mediaRoot, mountinfo: environment.paths.mountinfo)
+
         var c = Appliance.Configuration()
         c.sampleRate = profile.audio.rate
         c.columns = profile.display.columns
         c.rows = profile.display.rows
         c.render = .standard(sampleRate: profile.audio.rate)
-        appliance = Appliance(c, audio: audio.engine)
+        // The configured default until the performer changes it in the menu (saved settings win).
+        c.settings.autoImport = configuration.autoImport
+        appliance = try Appliance(c, audio: audio.engine, library: library, importer: importer)
         appliance.log = { log($0) }
     }
 
@@ -108,6 +119,8 @@ public final class Daemon {
         var now = environment.clock()
         appliance.send(.clock(now))
         dispatch(inputs.start(now: now))
+        // Sticks already mounted when the daemon starts are offered like new ones.
+        appliance.mountsChanged(try mounts.changes())
         show()
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
@@ -119,7 +132,7 @@ public final class Daemon {
         while running {
             let deadline = [nextTick, inputs.nextDeadline, nextWatchdog].compactMap { $0 }.min()!
             let sources = pollSources()
-            var set = sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
             let wait = max(0, deadline - environment.clock())
             let ready = poll(&set, nfds_t(set.count), Int32(clamping: (wait + 999_999) / 1_000_000))
             if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
@@ -137,6 +150,14 @@ public final class Daemon {
                     running = false
                 case .audio:
                     WakeDescriptor.drain(entry.fd)
+                case .mounts:
+                    do {
+                        appliance.mountsChanged(try mounts.changes())
+                    } catch {
+                        log("mounts: \(error)")
+                    }
+                case .importer:
+                    appliance.pollImport()
                 case .input(let source):
                     dispatch(inputs.read(source, now: now))
                 }
@@ -155,6 +176,11 @@ public final class Daemon {
             }
         }
         notifier.notify("STOPPING=1")
+        // An import in flight is abandoned cleanly: the routine it was on stays as it was.
+        if importer.isRunning {
+            importer.cancel()
+            _ = importer.waitUntilFinished()
+        }
         audio.shutdown()
         for line in audio.takeLog() { log("audio: \(line)") }
         display.stop()
@@ -162,14 +188,19 @@ public final class Daemon {
     }
 
     private enum Source {
-        case signal, stop, audio
+        case signal, stop, audio, mounts, importer
         case input(BoardInputs.Source)
     }
 
-    private func pollSources() -> [(fd: Int32, source: Source)] {
-        var list: [(Int32, Source)] = [(signals.fileDescriptor, .signal), (stopRequest.fileDescriptor, .stop)]
-        if let fd = audio.wakeDescriptor { list.append((fd, .audio)) }
-        list += inputs.descriptors.map { ($0.fd, .input($0.source)) }
+    private func pollSources() -> [(fd: Int32, events: Int16, source: Source)] {
+        let readable = Int16(POLLIN)
+        var list: [(Int32, Int16, Source)] = [
+            (signals.fileDescriptor, readable, .signal), (stopRequest.fileDescriptor, readable, .stop),
+            // mountinfo signals a change of the mount table with POLLPRI, not POLLIN.
+            (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts), (importer.fileDescriptor, readable, .importer),
+        ]
+        if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
+        list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
         return list
     }
 

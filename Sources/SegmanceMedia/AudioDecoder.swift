@@ -21,6 +21,23 @@ public struct AudioDecoder: Sendable {
 
     /// Decodes `path`, or throws an error whose reason says what is wrong with the file.
     public func decode(_ path: String) throws(AudioDecodeError) -> PCMBuffer {
+        let sink = BufferSink(sampleRate: outputRate)
+        do {
+            _ = try decode(path, into: sink)
+        } catch let error as AudioDecodeError {
+            throw error
+        } catch {
+            // BufferSink never throws; keep the typed signature honest anyway.
+            throw AudioDecodeError(path: path, reason: .conversion("\(error)"))
+        }
+        return sink.finish()
+    }
+
+    /// Decodes `path` chunk by chunk into `sink` (stereo Int16 at `outputRate`) and returns
+    /// the frames written. Throws an `AudioDecodeError` when the file is at fault, or
+    /// whatever `sink` threw (a full disk, a cancelled import) unchanged. On a throw the
+    /// sink may already hold part of the audio: the caller discards it.
+    public func decode(_ path: String, into sink: some PCMSink) throws -> Int64 {
         let sniff = try Self.inspect(path)
         let file: SoundFile
         do {
@@ -47,14 +64,23 @@ public struct AudioDecoder: Sendable {
         if let detail = Self.truncationInLog(log, info: info) {
             throw AudioDecodeError(path: path, reason: .truncated(detail))
         }
-        let buffer: PCMBuffer
+        sink.begin(expectedFrames: expectedOutputFrames(info))
+        let frames: Int64
         if info.isPCM16 && info.sampleRate == outputRate && info.channels <= 2 {
-            buffer = try copy16(file)
+            frames = try copy16(file, into: sink)
         } else {
-            buffer = try convert(file)
+            frames = try convert(file, into: sink)
         }
-        if buffer.frames == 0 { throw AudioDecodeError(path: path, reason: .noAudio) }
-        return buffer
+        if frames == 0 { throw AudioDecodeError(path: path, reason: .noAudio) }
+        return frames
+    }
+
+    /// How many output frames the header announces (an estimate for MP3 and resampled audio),
+    /// capped: headers are untrusted.
+    private func expectedOutputFrames(_ info: SoundFileInfo) -> Int {
+        let ratio = Double(outputRate) / Double(info.sampleRate)
+        let estimate = (Double(max(0, info.frames)) * ratio).rounded(.up) + 16
+        return estimate < Double(Self.maxReservedFrames) ? Int(estimate) : Self.maxReservedFrames
     }
 
     /// Stat and sniff before libsndfile sees the file, so the common mistakes get
@@ -113,42 +139,50 @@ public struct AudioDecoder: Sendable {
         }
     }
 
-    private func copy16(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
+    private func copy16(_ file: SoundFile, into sink: some PCMSink) throws -> Int64 {
         let channels = file.info.channels
-        let builder = PCMBufferBuilder(
-            expectedFrames: min(Int(clamping: file.info.frames), Self.maxReservedFrames), sampleRate: outputRate)
         var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
         var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
-        var read: Int64 = 0
-        while true {
-            let got: Int
-            do {
-                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
-            } catch {
-                throw readError(error, file: file, framesRead: read)
-            }
-            if got == 0 { break }
-            read += Int64(got)
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
             if channels == 2 {
-                chunk.withUnsafeBufferPointer { builder.append(stereo: UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
+                try chunk.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
             } else {
                 for f in 0..<got {
                     stereo[2 * f] = chunk[f]
                     stereo[2 * f + 1] = chunk[f]
                 }
-                stereo.withUnsafeBufferPointer { builder.append(stereo: UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
+                try stereo.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
             }
         }
         try checkLength(read, file: file)
-        return builder.finish()
+        return read
     }
 
-    private func convert(_ file: SoundFile) throws(AudioDecodeError) -> PCMBuffer {
+    /// Reads `file` chunk by chunk into `chunk` and hands each to `body` with its frame
+    /// count, reporting progress to `sink`; returns the frames read. A read error is a
+    /// truncation at the frames read so far.
+    private func forEachChunk<Sample>(
+        of file: SoundFile, in chunk: inout [Sample],
+        reading read: (SoundFile, UnsafeMutableBufferPointer<Sample>) throws(SoundFileError) -> Int,
+        into sink: some PCMSink, _ body: ([Sample], Int) throws -> Void
+    ) throws -> Int64 {
+        var total: Int64 = 0
+        while true {
+            let got: Int
+            do {
+                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try read(file, b) }
+            } catch {
+                throw readError(error, file: file, framesRead: total)
+            }
+            if got == 0 { return total }
+            total += Int64(got)
+            try body(chunk, got)
+            sink.progress(sourceFrames: total, of: file.info.frames)
+        }
+    }
+
+    private func convert(_ file: SoundFile, into sink: some PCMSink) throws -> Int64 {
         let info = file.info
-        let ratio = Double(outputRate) / Double(info.sampleRate)
-        let estimate = (Double(info.frames) * ratio).rounded(.up) + 16
-        let expected = estimate < Double(Self.maxReservedFrames) ? Int(estimate) : Self.maxReservedFrames
-        let builder = PCMBufferBuilder(expectedFrames: expected, sampleRate: outputRate)
         var resampler: Resampler?
         if info.sampleRate != outputRate {
             do {
@@ -158,36 +192,34 @@ public struct AudioDecoder: Sendable {
             }
         }
         var chunk = [Float](repeating: 0, count: Self.chunkFrames * info.channels)
-        var read: Int64 = 0
-        do {
-            while true {
-                let got: Int
-                do {
-                    got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try file.readFrames(into: b) }
-                } catch {
-                    throw readError(error, file: file, framesRead: read)
-                }
-                if got == 0 { break }
-                read += Int64(got)
-                var stereo: [Float] = []
-                chunk.withUnsafeBufferPointer {
-                    ChannelMixer.stereo(UnsafeBufferPointer(rebasing: $0[0..<(got * info.channels)]),
-                                        channels: info.channels, into: &stereo)
-                }
-                if let resampler { stereo = try resampler.process(stereo) }
-                stereo.withUnsafeBufferPointer { builder.append(stereoFloat: $0) }
+        var stereo: [Float] = []
+        var samples: [Int16] = []
+        var written: Int64 = 0
+        func emit(_ floats: [Float]) throws {
+            PCMConversion.int16(floats, into: &samples)
+            try samples.withUnsafeBufferPointer { try sink.write($0) }
+            written += Int64(floats.count / 2)
+        }
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
+            stereo.removeAll(keepingCapacity: true)
+            chunk.withUnsafeBufferPointer {
+                ChannelMixer.stereo(UnsafeBufferPointer(rebasing: $0[0..<(got * info.channels)]),
+                                    channels: info.channels, into: &stereo)
             }
-            if let resampler {
-                try resampler.flush().withUnsafeBufferPointer { builder.append(stereoFloat: $0) }
+            do {
+                try emit(resampler.map { try $0.process(stereo) } ?? stereo)
+            } catch let error as ResamplerError {
+                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
             }
-        } catch let error as ResamplerError {
-            throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
-        } catch let error as AudioDecodeError {
-            throw error
-        } catch {
-            throw AudioDecodeError(path: file.path, reason: .conversion("\(error)"))
+        }
+        if let resampler {
+            do {
+                try emit(try resampler.flush())
+            } catch let error as ResamplerError {
+                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
+            }
         }
         try checkLength(read, file: file)
-        return builder.finish()
+        return written
     }
 }

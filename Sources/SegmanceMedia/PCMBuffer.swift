@@ -68,18 +68,6 @@ final class PCMBufferBuilder {
         self.sampleRate = sampleRate
     }
 
-    /// Appends stereo float frames, scaled by 32768, rounded to nearest and clipped.
-    func append(stereoFloat samples: UnsafeBufferPointer<Float>) {
-        reserve(frames: frames + samples.count / 2)
-        var out = frames * 2
-        for value in samples {
-            let scaled = (value * 32768).rounded(.toNearestOrEven)
-            storage[out] = scaled >= 32767 ? .max : scaled <= -32768 ? .min : Int16(scaled)
-            out += 1
-        }
-        frames = out / 2
-    }
-
     /// Appends stereo Int16 frames unchanged.
     func append(stereo samples: UnsafeBufferPointer<Int16>) {
         reserve(frames: frames + samples.count / 2)

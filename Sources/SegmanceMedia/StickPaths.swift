@@ -38,6 +38,12 @@ enum StickPaths {
         }
     }
 
+    /// The size in bytes of the file at `path` (0 when it cannot be read).
+    static func size(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
     /// True when `path` itself is a symbolic link.
     static func isLink(_ path: String) -> Bool {
         var info = stat()

@@ -3,7 +3,8 @@ import SegmanceCore
 /// `render(state, columns, rows) -> Frame`: what the LCD shows for a state. Pure.
 public enum Screen {
     /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out).
-    /// Priority: a notice, the menu, the countdown, the moves view, now playing.
+    /// Priority: a notice, the menu, a stick on offer, import progress (unless playing),
+    /// the countdown, the moves view, now playing.
     public static func render(_ state: PlayerState, columns: Int, rows: Int) -> Frame {
         var f = Frame(columns: columns, rows: rows)
         let now = state.now
@@ -11,6 +12,10 @@ public enum Screen {
             notice(shown.notice, into: &f, now: now)
         } else if let menu = state.menu {
             self.menu(menu, state, into: &f, now: now)
+        } else if state.stickOfferShown, let stick = state.stick {
+            offer(stick, into: &f, now: now)
+        } else if let progress = state.importing, !isRunning(state.transport) {
+            importing(progress, into: &f, now: now)
         } else if state.routine == nil {
             f.line("No routines", row: 0, now: now)
             f.line("Insert a stick", row: 1, now: now)
@@ -53,6 +58,28 @@ public enum Screen {
             }
         } else {
             f.put(LCDText.bytes("\(position)/\(length)"), row: 1)
+        }
+    }
+
+    private static func offer(_ stick: StickOffer, into f: inout Frame, now: Int64) {
+        f.line("Stick: \(stick.routines) routine\(stick.routines == 1 ? "" : "s")", row: 0, now: now)
+        f.line("Push to import", row: 1, now: now)
+        if f.rows >= 4 { f.line("Hold: not now", row: 3, now: now) }
+    }
+
+    /// "Import 1/3 45%" and the routine's title.
+    private static func importing(_ progress: ImportProgress, into f: inout Frame, now: Int64) {
+        let percent = LCDText.bytes("\(progress.percent)%")
+        f.put(LCDText.bytes("Import \(progress.routine)/\(progress.count)"), row: 0)
+        f.put(percent, row: 0, column: f.columns - percent.count)
+        f.line(progress.title, row: 1, now: now)
+        if f.rows >= 4 { f.put(bar(Int64(progress.percent), of: 100, width: f.columns), row: 3) }
+    }
+
+    private static func isRunning(_ transport: Transport) -> Bool {
+        switch transport {
+        case .playing, .countingDown: true
+        case .paused, .stopped: false
         }
     }
 
@@ -138,6 +165,7 @@ public enum Screen {
         case .countdownBeforeRepeat: return s.countdownBeforeRepeat ? "On" : "Off"
         case .atPartEnd: return s.atPartEnd == .stop ? "Stop" : "Next"
         case .volume: return "\(s.volume)%"
+        case .autoImport: return s.autoImport ? "On" : "Off"
         }
     }
 

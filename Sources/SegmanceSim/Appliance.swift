@@ -1,6 +1,7 @@
 import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceMedia
 import SegmanceScreen
 
@@ -23,19 +24,49 @@ public final class Appliance {
     private var controls: Controls
     /// The audio side: the twin's direct renderer or the real-time engine.
     public let audio: AudioEngine
-    /// Decoded PCM by reference. Buffers are never dropped while the appliance lives,
-    /// because the render side may still hold a pointer into any of them.
-    private var media: [AudioReference: PCMBuffer] = [:]
+    /// The routine library: what plays, and where settings, loops and resume are kept.
+    public let library: Library
+    /// Runs imports off the control loop (the daemon) or in line (the twin).
+    public let importer: ImportRunner
+    /// The library's PCM, mapped; mappings live as long as the appliance, because the
+    /// render side may still hold a pointer into any of them.
+    private let media: LibraryMedia
+    /// Keeps resident only what the render side is about to read.
+    private let residency: PlaybackResidency
+    /// The stick most recently inserted (the twin's `unstick` removes it).
+    private var lastStick: String?
+    /// A temporary library made for this appliance, deleted with it.
+    private let temporaryLibrary: TemporaryDirectory?
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
     public var log: (String) -> Void = { _ in }
 
-    /// An appliance whose audio side is `audio`, or the twin's direct renderer when nil.
-    public init(_ configuration: Configuration, audio: AudioEngine? = nil) {
+    /// An appliance playing from `library` (a fresh temporary one when nil), importing with
+    /// `importer` (in line when nil), with `audio` as its audio side (the twin's direct
+    /// renderer when nil). At once it boots and restores what the library holds: routines,
+    /// settings, and the part and position the performer left off at.
+    public init(_ configuration: Configuration, audio: AudioEngine? = nil, library: Library? = nil,
+                importer: ImportRunner? = nil) throws {
         self.configuration = configuration
         state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings)
         controls = Controls(map: configuration.board.controlMap)
         self.audio = audio ?? TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
+        if let library {
+            self.library = library
+            temporaryLibrary = nil
+        } else {
+            let temporary = try TemporaryDirectory("segmance-library")
+            self.library = try Library(directory: temporary.path, sampleRate: configuration.sampleRate)
+            temporaryLibrary = temporary
+        }
+        guard self.library.sampleRate == configuration.sampleRate else {
+            throw LibraryError(directory: self.library.directory, action: "play at \(configuration.sampleRate) Hz",
+                               reason: "its audio is stored at \(self.library.sampleRate) Hz")
+        }
+        self.importer = importer ?? InlineImportRunner(importer: Importer(library: self.library))
+        media = LibraryMedia(library: self.library)
+        residency = PlaybackResidency(window: .init(sampleRate: configuration.sampleRate))
         send(.booted)
+        send(.restored(try self.library.snapshot()))
     }
 
     /// The screen as the LCD would show it now.
@@ -52,6 +83,17 @@ public final class Appliance {
             switch effect {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)
+            case .persist(let persist):
+                do {
+                    try library.apply(persist)
+                } catch {
+                    log("\(error)")
+                }
+            case .importStick(let path):
+                importer.start(path)
+                pollImport()
+            case .cancelImport:
+                importer.cancel()
             }
         }
     }
@@ -80,42 +122,124 @@ public final class Appliance {
         pollAudio()
     }
 
-    /// Feeds what the audio side reported, and where it is, to the core.
+    /// Feeds what the audio side reported, and where it is, to the core; the resident
+    /// window of the media follows the play head.
     public func pollAudio() {
         // Reports are taken out first: handling one may send the audio side new commands.
-        for report in audio.takeReports() { send(.audio(report)) }
-        let (frame, epoch) = audio.position
-        send(.audio(AudioReport(epoch: epoch, .position(frame))))
-    }
-
-    /// Reads a folder laid out like a USB stick and offers its routines.
-    public func insertStick(_ path: String) {
-        let content = StickLoader(outputRate: configuration.sampleRate).load(path)
-        for (reference, buffer) in content.media { media[reference] = buffer }
-        for problem in content.problems { log("stick \(path): \(problem)") }
-        send(.notice(Notice(.info, ["Stick found", "\(content.routines.count) routine\(content.routines.count == 1 ? "" : "s")"])))
-        for problem in content.problems {
-            send(.notice(Notice(.problem, [problem.path, problem.reason], duration: 4_000_000_000)))
+        for report in audio.takeReports() {
+            if report.kind == .advanced { residency.nextTookOver() }
+            send(.audio(report))
         }
-        // Routines of the same title are replaced by the stick's; the others stay.
-        var routines = state.routines.filter { old in !content.routines.contains { $0.title == old.title } }
-        routines += content.routines
-        send(.routinesLoaded(routines))
+        // The audio side's position is the truth while it runs; stopped or paused, the
+        // core's is (a seek while paused, a resume point restored at boot).
+        switch state.transport {
+        case .playing, .countingDown:
+            let (frame, epoch) = audio.position
+            residency.advance(to: frame)
+            send(.audio(AudioReport(epoch: epoch, .position(frame))))
+        case .paused, .stopped:
+            break
+        }
     }
 
-    /// The stick was pulled out. Its routines were already read, so rehearsal goes on.
+    // MARK: - Sticks and imports
+
+    /// A stick appeared at `path` (mounted, or the twin's `stick` action): a quick scan
+    /// says what is on it, and the core offers it or, with *Auto import*, imports it.
+    public func stickInserted(_ path: String) {
+        lastStick = path
+        let scan = StickScanner().scan(path)
+        for problem in scan.problems { log("stick \(path): \(problem)") }
+        send(.stickInserted(StickOffer(path: path, routines: scan.routines.count)))
+    }
+
+    /// The stick at `path` went away; an import from it stops, what was imported stays.
+    public func stickRemoved(_ path: String) {
+        send(.stickRemoved(path: path))
+    }
+
+    /// The most recently inserted stick went away (the twin's `unstick`).
     public func removeStick() {
-        send(.notice(Notice(.info, ["Stick removed"], duration: 1_500_000_000)))
+        stickRemoved(lastStick ?? "")
     }
 
+    /// Sticks mounted and unmounted under the media root (from a `MountWatcher`).
+    public func mountsChanged(_ changes: [MountChange]) {
+        for change in changes {
+            switch change {
+            case .appeared(let mount): stickInserted(mount.mountPoint)
+            case .disappeared(let mount): stickRemoved(mount.mountPoint)
+            }
+        }
+    }
+
+    /// Takes what the import reported and hands it to the core: progress, problems (LCD
+    /// and log), routines as each one is committed, the summary at the end. The daemon
+    /// calls this when the runner's descriptor is readable.
+    public func pollImport() {
+        for event in importer.takeEvents() {
+            switch event {
+            case .started:
+                break
+            case .progress(let progress):
+                send(.importProgress(progress))
+            case .problem(let problem):
+                log("import: \(problem)")
+                send(.notice(Notice(.problem, [problem.path, problem.reason], duration: 4_000_000_000)))
+            case .routine(let title, let outcome):
+                log("import: \(title): \(outcome.rawValue)")
+                if outcome != .unchanged { reloadRoutines() }
+            case .routineFailed(let title, let reason):
+                log("import: \(title) not imported: \(reason)")
+            case .finished(let summary):
+                send(.importFinished(summary))
+            }
+        }
+    }
+
+    /// Offers the library's routines again (after an import, or a removal by the CLI).
+    public func reloadRoutines() {
+        do {
+            send(.routinesLoaded(try library.routines()))
+        } catch {
+            log("\(error)")
+        }
+    }
+
+    // MARK: - Audio
+
+    /// Resolves the parts a command names to mapped PCM, makes what is about to play
+    /// resident (before the render side can read it), and hands the command over.
     private func perform(_ command: AudioCommand, epoch: UInt32) {
+        var failure: (any Error)?
+        var segment: PlaybackResidency.Segment?
         let resolved = RenderCommand(command) { part in
-            guard let buffer = self.media[part.audio] else { return nil }
-            return buffer.slice(start: part.start, length: part.length)
+            do {
+                let found = try self.media.segment(part)
+                segment = found
+                return PCMSlice(base: found.media.base + Int(found.start) * 2, frames: found.length)
+            } catch {
+                failure = error
+                return nil
+            }
         }
         guard let resolved else {
-            log("audio for \(command) is not loaded")
+            log("audio for \(command) is not available: \(failure.map { "\($0)" } ?? "?")")
             return
+        }
+        switch command {
+        case .load:
+            if let segment { residency.load(segment, at: state.position) }
+        case .setNext:
+            residency.setNext(segment)
+        case .setLoop(let region):
+            residency.setLoop(region?.range)
+        case .play(let from, _):
+            residency.jump(to: from)
+        case .seek(let to):
+            residency.jump(to: to)
+        case .pause, .stop, .setVolume:
+            break
         }
         audio.send(StampedCommand(resolved, epoch: epoch))
     }

@@ -1,6 +1,7 @@
 import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceMedia
 
 /// Runs the appliance in virtual time: the scenario's inputs at their exact times, the
@@ -11,6 +12,9 @@ public struct TwinRun {
     public var periodFrames: Int = 128
     /// Folder that relative `stick` paths in the scenario are resolved against.
     public var baseDirectory: String = "."
+    /// The library to play from and import into; nil: a fresh temporary one for the run,
+    /// so that every run starts from the same empty library.
+    public var library: Library?
 
     public init(configuration: Appliance.Configuration = .init()) {
         self.configuration = configuration
@@ -25,16 +29,21 @@ public struct TwinRun {
         public var finalState: PlayerState
     }
 
-    /// Runs `scenario`, with `stick` inserted at time 0 if given; audio goes to `sink`.
+    /// Runs `scenario`, with `stick` inserted and imported at time 0 if given; audio goes to
+    /// `sink`. Scenario `stick DIR` actions insert a stick as a mount would: the appliance
+    /// offers it (push to import) or imports it at once with *Auto import* on.
     public func run(_ scenario: Scenario, stick: String?,
-                    sink: (UnsafePointer<Float>, Int) -> Void) -> Output {
-        let appliance = Appliance(configuration)
-        var log: [String] = []
-        appliance.log = { log.append($0) }
+                    sink: (UnsafePointer<Float>, Int) -> Void) throws -> Output {
+        let appliance = try Appliance(configuration, library: library)
+        let log = LogLines()
+        appliance.log = { log.lines.append($0) }
         let rate = Int64(configuration.sampleRate)
         func time(ofFrame f: Int64) -> Int64 { f * 1_000_000_000 / rate }
 
-        if let stick { appliance.insertStick(resolve(stick)) }
+        if let stick {
+            appliance.stickInserted(resolve(stick))
+            appliance.send(.importRequested)
+        }
 
         // Every scheduled input, in time order (stable for equal times).
         enum Input { case edge(Edge), stick(String), unstick }
@@ -68,7 +77,7 @@ public struct TwinRun {
                 case .edge(let e): appliance.edge(e)
                 case .stick(let path):
                     appliance.advance(to: item.time)
-                    appliance.insertStick(resolve(path))
+                    appliance.stickInserted(resolve(path))
                 case .unstick:
                     appliance.advance(to: item.time)
                     appliance.removeStick()
@@ -81,7 +90,7 @@ public struct TwinRun {
             frame += Int64(count)
             frames.record(appliance.frame, at: time(ofFrame: frame))
         }
-        return Output(frames: frames, renderedFrames: frame, log: log, finalState: appliance.state)
+        return Output(frames: frames, renderedFrames: frame, log: log.lines, finalState: appliance.state)
     }
 
     private func resolve(_ path: String) -> String {
@@ -90,10 +99,8 @@ public struct TwinRun {
     }
 }
 
-extension PCMBuffer {
-    /// The part-relative view of this buffer the render side reads.
-    func slice(start: FramePosition, length: FramePosition) -> PCMSlice? {
-        guard start >= 0, length >= 0, start + length <= frames else { return nil }
-        return PCMSlice(base: baseAddress + Int(start) * 2, frames: length)
-    }
+
+/// Log lines collected from the appliance's log closure.
+private final class LogLines {
+    var lines: [String] = []
 }

@@ -1,6 +1,7 @@
 import ALSA
 import CharacterDisplay
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceScreen
 import SegmanceSim
 #if canImport(Glibc)
@@ -15,6 +16,8 @@ struct Interactive {
     var stick: String?
     var device: String
     var wav: String?
+    /// The library to play from; nil: a temporary one.
+    var library: Library?
     var periodFrames = 128
 
     static let help = [
@@ -24,10 +27,19 @@ struct Interactive {
     ]
 
     func run() throws {
-        let appliance = Appliance(configuration)
+        // Without --library, a temporary library that goes away with the run.
+        let temporary = self.library == nil ? try TemporaryDirectory("segmance-sim-library") : nil
+        defer { withExtendedLifetime(temporary) {} }
+        let library = try self.library ?? Library(directory: temporary!.path, sampleRate: configuration.sampleRate)
+        // Imports run on a worker thread, as in the daemon: the keys and the audio go on meanwhile.
+        let runner = try ThreadedImportRunner(importer: Importer(library: library))
+        let appliance = try Appliance(configuration, library: library, importer: runner)
         var logLines: [String] = []
         appliance.log = { logLines.append($0) }
-        if let stick { appliance.insertStick(stick) }
+        if let stick {
+            appliance.stickInserted(stick)
+            appliance.send(.importRequested)
+        }
 
         let output = try openOutput()
         let terminal = RawTerminal()
@@ -50,6 +62,7 @@ struct Interactive {
                 case .event(let event): appliance.send(event)
                 }
             }
+            appliance.pollImport()
             appliance.advance(to: now)
             appliance.render(into: buffer, frames: periodFrames)
             switch output {

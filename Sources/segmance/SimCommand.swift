@@ -1,5 +1,6 @@
 import ArgumentParser
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceSim
 #if canImport(Glibc)
 import Glibc
@@ -15,8 +16,14 @@ struct Sim: ParsableCommand {
         Without it, runs interactively in this terminal.
         """)
 
-    @Option(help: "A folder laid out like a USB stick, inserted at the start.")
+    @Option(help: "A folder laid out like a USB stick, inserted and imported at the start.")
     var stick: String?
+
+    @Option(help: "The library to play from and import into (default: a temporary one, deleted at the end).")
+    var library: String?
+
+    @Flag(help: "Import sticks as soon as they appear (scenario 'stick' actions) instead of offering them.")
+    var autoImport = false
 
     @Option(help: "A scenario file (one action a line); runs headless.")
     var scenario: String?
@@ -54,6 +61,7 @@ struct Sim: ParsableCommand {
         c.columns = display.columns
         c.rows = display.rows
         c.settings.countdown = countdown
+        c.settings.autoImport = autoImport
         return c
     }
 
@@ -61,7 +69,8 @@ struct Sim: ParsableCommand {
         if let scenario {
             try headless(scenario)
         } else {
-            try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav).run()
+            try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav,
+                            library: try library.map { try Library(directory: $0, sampleRate: rate) }).run()
         }
     }
 
@@ -70,8 +79,9 @@ struct Sim: ParsableCommand {
         let parsed = try Scenario(parsing: text, file: path)
         var twin = TwinRun(configuration: applianceConfiguration)
         twin.baseDirectory = directory(of: path)
+        twin.library = try library.map { try Library(directory: $0, sampleRate: rate) }
         let writer = try wav.map { try WAVWriter(path: $0, sampleRate: rate) }
-        let output = twin.run(parsed, stick: stick) { samples, count in writer?.write(samples, frames: count) }
+        let output = try twin.run(parsed, stick: stick) { samples, count in writer?.write(samples, frames: count) }
         try writer?.finish()
         if let frames { try writeFile(frames, output.frames.text) }
         for line in output.log { Console.error(line + "\n") }

@@ -79,6 +79,7 @@ import Testing
         store.send(.buttonPressed(.loop), [
             .audio(.setLoop(LoopRegion(range: F.s(4)..<F.s(9), countdownBeforeRepeat: 3)), epoch: e),
             .audio(.setNext(nil), epoch: e),
+            .persist(.savedLoop(routine: "Salsa", part: 0, partTitle: "Part 1", loop: ABLoop(a: F.s(4), b: F.s(9)))),
         ]) {
             $0.loop = .ab(ABLoop(a: F.s(4), b: F.s(9)))
             $0.routines[0].parts[0].savedLoop = ABLoop(a: F.s(4), b: F.s(9))

@@ -8,7 +8,7 @@ import Testing
         var store = TestStore(PlayerState())
         store.send(.routinesLoaded([F.salsa]), [
             .audio(.stop, epoch: 1), .audio(.load(F.part(1).playable), epoch: 2),
-            .audio(.setLoop(nil), epoch: 2), .audio(.setNext(nil), epoch: 2),
+            .audio(.setLoop(nil), epoch: 2), .audio(.setNext(nil), epoch: 2), F.resume(F.salsa, 0),
         ]) {
             $0.routines = [F.salsa]
             $0.routineIndex = 0

@@ -17,13 +17,18 @@ import Testing
         store.state.position = F.s(18)
         let e = store.state.epoch
         let loop = ABLoop(a: F.s(10), b: F.s(18))
+        // The loop is saved with the part, in the library too.
         store.send(.buttonPressed(.loop), [
             .audio(.setLoop(LoopRegion(range: F.s(10)..<F.s(18))), epoch: e), .audio(.setNext(nil), epoch: e),
+            .persist(.savedLoop(routine: "Salsa", part: 0, partTitle: "Part 1", loop: loop)),
         ]) {
             $0.loop = .ab(loop)
             $0.routines[0].parts[0].savedLoop = loop
         }
-        store.send(.buttonPressed(.loop), [.audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e)]) {
+        store.send(.buttonPressed(.loop), [
+            .audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e),
+            .persist(.savedLoop(routine: "Salsa", part: 0, partTitle: "Part 1", loop: nil)),
+        ]) {
             $0.loop = .off
             $0.routines[0].parts[0].savedLoop = nil
         }
@@ -87,6 +92,7 @@ import Testing
             .audio(.load(routine.parts[1].playable), epoch: e),
             .audio(.setLoop(LoopRegion(range: saved.a..<saved.b)), epoch: e),
             .audio(.setNext(nil), epoch: e),
+            F.resume(routine, 1, at: saved.a),
         ]) {
             $0.partIndex = 1
             $0.loop = .ab(saved)

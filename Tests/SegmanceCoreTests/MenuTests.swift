@@ -30,7 +30,7 @@ import Testing
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.select), [
             .audio(.load(F.tango.parts[0].playable), epoch: e),
-            .audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e),
+            .audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e), F.resume(F.tango, 0),
         ]) {
             $0.menu = nil
             $0.routineIndex = 1
@@ -58,7 +58,10 @@ import Testing
         store.send(.encoderTurned(2), loopOff) { $0.settings.countdown = 8 }
         store.send(.encoderTurned(9), loopOff) { $0.settings.countdown = 20 }
         store.send(.encoderTurned(-1), loopOff) { $0.settings.countdown = 15 }
-        store.send(.buttonPressed(.select)) { $0.menu = Menu(page: .main, cursor: 1) }
+        // Saved when the value is left, once.
+        store.send(.buttonPressed(.select), [.persist(.settings(Settings(countdown: 15)))]) {
+            $0.menu = Menu(page: .main, cursor: 1)
+        }
     }
 
     @Test func repeatModeAndPartEndAreToggled() {
@@ -106,6 +109,8 @@ import Testing
         store.send(.buttonDoublePressed(.select)) { $0.view = .nowPlaying }
         // Inside the menu a double push is two selections.
         store.state.menu = Menu(page: .main, cursor: 4)
-        store.send(.buttonDoublePressed(.select)) { $0.menu = Menu(page: .main, cursor: 4) }
+        store.send(.buttonDoublePressed(.select), [.persist(.settings(Settings()))]) {
+            $0.menu = Menu(page: .main, cursor: 4)
+        }
     }
 }

@@ -12,7 +12,7 @@ import Testing
     @Test func nextWhileStoppedSelectsTheNextPartStopped() {
         var store = TestStore(F.loaded())
         let e = store.state.epoch + 1
-        store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: nil)) {
+        store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: nil) + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
         }
@@ -26,7 +26,7 @@ import Testing
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.next),
                    loadEffects(F.part(2), epoch: e, next: nil)
-                   + [.audio(.play(from: 0, countdown: 3), epoch: e + 1)]) {
+                   + [.audio(.play(from: 0, countdown: 3), epoch: e + 1), F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.position = 0
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
@@ -50,7 +50,7 @@ import Testing
         state.position = F.s(2.9)
         var store = TestStore(state)
         let e = state.epoch + 1
-        store.send(.buttonPressed(.prev), loadEffects(F.part(1), epoch: e, next: nil)) {
+        store.send(.buttonPressed(.prev), loadEffects(F.part(1), epoch: e, next: nil) + [F.resume(F.salsa, 0)]) {
             $0.partIndex = 0
             $0.position = 0
             $0.epoch = e
@@ -91,7 +91,7 @@ import Testing
         var store = TestStore(F.loaded())
         let e = store.state.epoch + 1
         let tangoPart = F.tango.parts[0]
-        store.send(.buttonLongPressed(.next), loadEffects(tangoPart, epoch: e, next: nil)) {
+        store.send(.buttonLongPressed(.next), loadEffects(tangoPart, epoch: e, next: nil) + [F.resume(F.tango, 0)]) {
             $0.routineIndex = 1
             $0.partIndex = 0
             $0.settings.countdown = 5
@@ -103,7 +103,7 @@ import Testing
             $0.notice = ShownNotice(notice: Notice(.info, ["Last routine"], duration: Player.hintDuration),
                                     until: $0.now + Player.hintDuration)
         }
-        store.send(.buttonLongPressed(.prev), loadEffects(F.part(1), epoch: e + 1, next: nil)) {
+        store.send(.buttonLongPressed(.prev), loadEffects(F.part(1), epoch: e + 1, next: nil) + [F.resume(F.salsa, 0)]) {
             $0.routineIndex = 0
             $0.epoch = e + 1
             $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Player.hintDuration),
@@ -115,13 +115,15 @@ import Testing
         var store = TestStore(F.loaded(Settings(atPartEnd: .next)))
         // Entering a part with auto-advance on queues the following one.
         let e = store.state.epoch + 1
-        store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: F.part(3).playable)) {
+        store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: F.part(3).playable)
+                   + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
         }
         _ = Player.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .advanced), [
             .audio(.setLoop(nil), epoch: store.state.epoch), .audio(.setNext(nil), epoch: store.state.epoch),
+            F.resume(F.salsa, 2),
         ]) {
             $0.partIndex = 2
             $0.position = 0

@@ -41,6 +41,12 @@ enum Fixture {
         return state
     }
 
+    /// The library write for "playback is at part `part` of `routine`, at `position`".
+    static func resume(_ routine: Routine, _ part: Int, at position: FramePosition = 0) -> Effect {
+        .persist(.resume(ResumePoint(routine: routine.title, part: part, partTitle: routine.parts[part].title,
+                                     position: position)))
+    }
+
     static func report(_ state: PlayerState, _ kind: AudioReport.Kind) -> Event {
         .audio(AudioReport(epoch: state.epoch, kind))
     }

@@ -18,7 +18,7 @@ import Testing
         _ = Player.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .position(F.s(12)))) { $0.position = F.s(12) }
         let e = store.state.epoch + 1
-        store.send(.buttonPressed(.play), [.audio(.pause, epoch: e)]) {
+        store.send(.buttonPressed(.play), [.audio(.pause, epoch: e), F.resume(F.salsa, 0, at: F.s(12))]) {
             $0.transport = .paused
             $0.epoch = e
         }
@@ -33,7 +33,7 @@ import Testing
         _ = Player.reduce(&store.state, .buttonPressed(.play))
         _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(20))))
         let e = store.state.epoch + 1
-        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e)]) {
+        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e), F.resume(F.salsa, 0)]) {
             $0.transport = .stopped
             $0.position = 0
             $0.epoch = e
@@ -47,7 +47,7 @@ import Testing
         state.position = F.s(15)
         var store = TestStore(state)
         let e = state.epoch + 1
-        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e)]) {
+        store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e), F.resume(F.salsa, 0, at: F.s(10))]) {
             $0.transport = .stopped
             $0.position = F.s(10)
             $0.epoch = e
@@ -58,7 +58,7 @@ import Testing
         var store = TestStore(F.loaded())
         _ = Player.reduce(&store.state, .buttonPressed(.play))
         _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(59.9))))
-        store.send(F.report(store.state, .partEnded)) {
+        store.send(F.report(store.state, .partEnded), [F.resume(F.salsa, 0)]) {
             $0.transport = .stopped
             $0.position = 0
         }

@@ -2,6 +2,7 @@ import Glibc
 import LinuxInput
 import SegmanceBoard
 import SegmanceCore
+import SegmanceTestSupport
 import Testing
 @testable import SegmanceDaemon
 
@@ -23,7 +24,7 @@ import Testing
         """
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
-                           audio: RecordingAudioEngine) throws -> Daemon {
+                           audio: RecordingAudioEngine, folders: TempDirs) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio) }
         environment.paths.inputDevices = inputs.path
@@ -31,14 +32,15 @@ import Testing
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
-        return try Daemon(configuration: DaemonConfiguration(board: "test.toml"), profile: profile,
-                          environment: environment)
+        let configuration = DaemonConfiguration(board: "test.toml", library: try folders.make("library"),
+                                                mediaRoot: try folders.make("media"))
+        return try Daemon(configuration: configuration, profile: profile, environment: environment)
     }
 
     @Test func aPedalPluggedInWhileRunningOpensTheMenuAndTheDaemonStopsCleanly() throws {
         let inputs = FakeInputDirectory()
-        let log = Transcript(), screen = Transcript(), audio = RecordingAudioEngine()
-        let daemon = try Self.makeDaemon(inputs: inputs, log: log, screen: screen, audio: audio)
+        let log = Transcript(), screen = Transcript(), audio = RecordingAudioEngine(), folders = TempDirs()
+        let daemon = try Self.makeDaemon(inputs: inputs, log: log, screen: screen, audio: audio, folders: folders)
         let running = try DaemonThread(daemon)
 
         #expect(log.wait { $0.hasPrefix("ready: test box") })
@@ -73,7 +75,10 @@ import Testing
             var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
             environment.paths.devices = devices
             environment.log = Log { _ in }
-            _ = try Daemon(configuration: DaemonConfiguration(board: "board.toml"), profile: profile, environment: environment)
+            let folders = TempDirs()
+            let configuration = DaemonConfiguration(board: "board.toml", library: try folders.make("library"),
+                                                    mediaRoot: try folders.make("media"))
+            _ = try Daemon(configuration: configuration, profile: profile, environment: environment)
             return "started"
         } catch {
             return "\(error)"

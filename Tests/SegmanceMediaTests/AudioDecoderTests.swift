@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceMedia
 import SndFile
+import SegmanceTestSupport
 import Testing
 
 @Suite struct AudioDecoderTests {

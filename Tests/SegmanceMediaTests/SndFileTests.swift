@@ -1,6 +1,7 @@
 import Foundation
 import SndFile
 import Soxr
+import SegmanceTestSupport
 import Testing
 
 @Suite struct SndFileTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceCore
 import SegmanceMedia
+import SegmanceTestSupport
 import Testing
 
 @Suite struct StickLoaderTests {
@@ -359,5 +360,25 @@ import Testing
             let y = try Data(contentsOf: URL(fileURLWithPath: b + "/" + file))
             #expect(x == y)
         }
+    }
+}
+
+@Suite struct StickCheckTests {
+    let temp = TempDirs()
+
+    @Test func checkFindsWhatLoadFindsAndKeepsNoAudio() throws {
+        let root = try temp.make("stick")
+        try TestFiles.mkdir(root + "/Salsa")
+        try TestFiles.tone(root + "/Salsa/01 Intro.wav", seconds: 0.5)
+        try TestFiles.tone(root + "/Salsa/02 Shines.flac", seconds: 0.25, format: .flac16)
+        try TestFiles.tone(root + "/Salsa/03 Cut.wav", seconds: 1)
+        try TestFiles.truncate(root + "/Salsa/03 Cut.wav", to: 1000)
+        let loaded = StickLoader().load(root)
+        let checked = StickLoader().check(root)
+        #expect(checked.routines == loaded.routines)
+        #expect(checked.problems == loaded.problems)
+        #expect(checked.problems.map(\.path) == ["Salsa/03 Cut.wav"])
+        #expect(checked.media.isEmpty)
+        #expect(loaded.media.count == 2)
     }
 }

@@ -203,3 +203,24 @@ import SegmanceCore
         #expect(Set(Glyph.allCases.map(\.pattern)).count == Glyph.allCases.count)
     }
 }
+
+/// The stick offer and the import's progress.
+@Suite struct StickScreenTests {
+    @Test func theOfferAsksForAPush() {
+        var state = ScreenSnapshotTests.state { $0.transport = .stopped }
+        state.stick = StickOffer(path: "/media/usb0", routines: 2)
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["Stick: 2 routine", "Push to import  "])
+        #expect(Screen.render(state, columns: 20, rows: 4).text == [
+            "Stick: 2 routines   ", "Push to import      ", "                    ", "Hold: not now       ",
+        ])
+    }
+
+    @Test func progressShowsWhenNotPlaying() {
+        var state = ScreenSnapshotTests.state { $0.transport = .paused }
+        state.importing = ImportProgress(routine: 2, count: 3, title: "Tango", percent: 45)
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["Import 2/3   45%", "Tango           "])
+        #expect(Screen.render(state, columns: 20, rows: 4).text[3] == "█████████           ")
+        state.transport = .playing
+        #expect(Screen.render(state, columns: 16, rows: 2).text[0] == "▶ 2/3 Groove    ")
+    }
+}

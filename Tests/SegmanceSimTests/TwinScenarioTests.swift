@@ -49,7 +49,7 @@ import Glibc
         configuration.settings.volume = 100
         let run = TwinRun(configuration: configuration)
         var samples: [Int16] = []
-        let output = run.run(try Scenario(parsing: text), stick: stick) { buffer, count in
+        let output = try run.run(try Scenario(parsing: text), stick: stick) { buffer, count in
             for i in 0..<count * 2 { samples.append(WAVWriter.s16(buffer[i])) }
         }
         return (samples, output)

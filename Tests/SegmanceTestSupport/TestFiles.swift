@@ -2,10 +2,12 @@ import Foundation
 import SndFile
 
 /// Temporary folders made by one test, removed when the test's suite instance goes away.
-final class TempDirs {
+public final class TempDirs {
     private var paths: [String] = []
 
-    func make(_ label: String = "media") throws -> String {
+    public init() {}
+
+    public func make(_ label: String = "media") throws -> String {
         let path = try TestFiles.makeTempDir(label)
         paths.append(path)
         return path
@@ -16,29 +18,29 @@ final class TempDirs {
     }
 }
 
-/// Temporary folders and generated audio files for tests.
-enum TestFiles {
+/// Temporary folders and generated audio files for tests (shared by the test targets).
+public enum TestFiles {
     /// A fresh, empty temporary directory.
-    static func makeTempDir(_ label: String = "media") throws -> String {
+    public static func makeTempDir(_ label: String = "media") throws -> String {
         let path = NSTemporaryDirectory() + "segmance-\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 
-    static func mkdir(_ path: String) throws {
+    public static func mkdir(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    static func writeEmpty(_ path: String) throws {
+    public static func writeEmpty(_ path: String) throws {
         try Data().write(to: URL(fileURLWithPath: path))
     }
 
-    static func writeText(_ text: String, to path: String) throws {
+    public static func writeText(_ text: String, to path: String) throws {
         try text.write(toFile: path, atomically: false, encoding: .utf8)
     }
 
     /// Interleaved float samples of a sine, the same on every channel.
-    static func sine(frequency: Double, rate: Int, frames: Int, channels: Int = 2,
+    public static func sine(frequency: Double, rate: Int, frames: Int, channels: Int = 2,
                      amplitude: Double = 0.5) -> [Float] {
         var out = [Float](repeating: 0, count: frames * channels)
         for i in 0..<frames {
@@ -49,7 +51,7 @@ enum TestFiles {
     }
 
     /// Writes float frames in `format`.
-    static func write(_ samples: [Float], to path: String, format: SoundFileWriteFormat = .wavPCM16,
+    public static func write(_ samples: [Float], to path: String, format: SoundFileWriteFormat = .wavPCM16,
                       rate: Int = 48000, channels: Int = 2) throws {
         let file = try SoundFile(writingTo: path, format: format, sampleRate: rate, channels: channels)
         try file.write(samples)
@@ -57,7 +59,7 @@ enum TestFiles {
     }
 
     /// Writes 16-bit frames in `format`.
-    static func write(_ samples: [Int16], to path: String, format: SoundFileWriteFormat = .wavPCM16,
+    public static func write(_ samples: [Int16], to path: String, format: SoundFileWriteFormat = .wavPCM16,
                       rate: Int = 48000, channels: Int = 2) throws {
         let file = try SoundFile(writingTo: path, format: format, sampleRate: rate, channels: channels)
         try file.write(samples)
@@ -65,14 +67,14 @@ enum TestFiles {
     }
 
     /// A short stereo WAV tone: `seconds` long at `rate`.
-    static func tone(_ path: String, seconds: Double = 1, rate: Int = 48000,
+    public static func tone(_ path: String, seconds: Double = 1, rate: Int = 48000,
                      format: SoundFileWriteFormat = .wavPCM16) throws {
         try write(sine(frequency: 440, rate: rate, frames: Int(seconds * Double(rate))),
                   to: path, format: format, rate: rate)
     }
 
     /// Deterministic pseudo-random 16-bit stereo samples (a fixed-seed LCG).
-    static func noise16(frames: Int, seed: UInt32 = 12345) -> [Int16] {
+    public static func noise16(frames: Int, seed: UInt32 = 12345) -> [Int16] {
         var state = seed
         return (0..<(frames * 2)).map { _ in
             state = state &* 1_664_525 &+ 1_013_904_223
@@ -81,12 +83,12 @@ enum TestFiles {
     }
 
     /// Cuts a file to its first `bytes` bytes.
-    static func truncate(_ path: String, to bytes: Int) throws {
+    public static func truncate(_ path: String, to bytes: Int) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try data.prefix(bytes).write(to: URL(fileURLWithPath: path))
     }
 
-    static func size(_ path: String) throws -> Int {
+    public static func size(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 }

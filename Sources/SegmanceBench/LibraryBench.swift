@@ -1,0 +1,174 @@
+import Foundation
+import SegmanceCore
+import SegmanceLibrary
+import SegmanceMedia
+import SegmanceSim
+import SndFile
+
+func wallSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+
+/// 60 s of something music-like: chords, a beat and noise, so lossy codecs have work to do.
+func benchMusic(rate: Int, seconds: Int) -> [Float] {
+    let frames = rate * seconds
+    var out = [Float](repeating: 0, count: frames * 2)
+    var noise: UInt32 = 1
+    for i in 0..<frames {
+        let t = Double(i) / Double(rate)
+        let beat = t.truncatingRemainder(dividingBy: 0.5)
+        let kick = sin(2 * .pi * 55 * t) * exp(-beat * 12)
+        var chord = 0.0
+        for f in [220.0, 277.2, 329.6, 440.0] { chord += sin(2 * .pi * f * t) * 0.08 }
+        noise = noise &* 1_664_525 &+ 1_013_904_223
+        let hiss = Double(Int32(bitPattern: noise)) / Double(Int32.max) * 0.02
+        out[2 * i] = Float(kick * 0.5 + chord + hiss)
+        out[2 * i + 1] = Float(kick * 0.5 + chord * 0.9 - hiss)
+    }
+    return out
+}
+
+/// SHA-256 throughput: the content hash of every stored file (and of every stick file, to
+/// recognise it on the next import).
+func benchSHA256() {
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 20, alignment: 64)
+    defer { bytes.deallocate() }
+    for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i &* 31) }
+    var hasher = SHA256()
+    let start = wallSeconds()
+    hasher.update(UnsafeRawBufferPointer(bytes))
+    let digest = hasher.finalize()
+    let seconds = wallSeconds() - start
+    print("sha256: \(Int(64 / seconds)) MB/s (64 MB in \(format(seconds)) s; a minute of 48 kHz stereo PCM is 11 MB) [\(digest.hex.prefix(8))]")
+}
+
+/// Import speed per format: decode + convert + hash + store + fsync + commit, as × real
+/// time (wall clock), next to libsndfile decoding the same file alone (the peer).
+func benchImportPerFormat(dir: String) {
+    let seconds = 60
+    let formats: [(name: String, format: SoundFileWriteFormat, rate: Int, ext: String)] = [
+        ("WAV 16-bit 48 kHz", .wavPCM16, 48_000, "wav"), ("WAV 16-bit 44.1 kHz", .wavPCM16, 44_100, "wav"),
+        ("FLAC 48 kHz", .flac16, 48_000, "flac"), ("FLAC 44.1 kHz", .flac16, 44_100, "flac"),
+        ("Ogg Vorbis 44.1 kHz", .oggVorbis, 44_100, "ogg"), ("Opus 48 kHz", .opus, 48_000, "opus"),
+        ("MP3 44.1 kHz", .mp3, 44_100, "mp3"), ("AIFF 48 kHz", .aiffPCM16, 48_000, "aiff"),
+    ]
+    print("import (\(seconds) s stereo file, fresh library; × real time = \(seconds) s / wall time):")
+    for (i, f) in formats.enumerated() {
+        let stick = "\(dir)/import-\(i)/stick"
+        let folder = stick + "/Routine"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/song.\(f.ext)"
+        let file = try! SoundFile(writingTo: path, format: f.format, sampleRate: f.rate, channels: 2)
+        let music = benchMusic(rate: f.rate, seconds: seconds)
+        // In blocks: libvorbis takes a whole write on its stack.
+        for start in stride(from: 0, to: music.count, by: 8192) {
+            try! music[start..<min(music.count, start + 8192)].withUnsafeBufferPointer { try file.write($0) }
+        }
+        try! file.close()
+
+        // The peer: libsndfile alone, decoding to float.
+        var decodeWall = 0.0
+        do {
+            let start = wallSeconds()
+            let reader = try! SoundFile(readingFrom: path)
+            _ = try! reader.readAllFloat()
+            decodeWall = wallSeconds() - start
+        }
+        let library = try! Library(directory: "\(dir)/import-\(i)/lib")
+        let importer = Importer(library: library)
+        let startWall = wallSeconds(), startCPU = cpuSeconds()
+        let summary = importer.run(stick) { _ in }
+        let wall = wallSeconds() - startWall, cpu = cpuSeconds() - startCPU
+        precondition(summary == ImportSummary(added: 1), "import failed: \(summary)")
+        // Importing the same stick again: recognised by the SHA-256 of the file's bytes.
+        let againStart = wallSeconds()
+        let again = importer.run(stick) { _ in }
+        let againWall = wallSeconds() - againStart
+        precondition(again == ImportSummary(unchanged: 1))
+        let pad = String(repeating: " ", count: max(0, 20 - f.name.count))
+        print("  \(f.name):\(pad) \(Int(Double(seconds) / wall))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
+              + "libsndfile decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
+              + "identical re-import \(format(againWall)) s")
+    }
+}
+
+/// Start to ready with 200 routines in the library: open the library (migrations checked),
+/// read every routine, the settings and the resume point, restore, map and pre-fault the
+/// resumed part, render the first period.
+func benchStartToReady(dir: String, binary: String?) {
+    let stick = dir + "/ready/stick"
+    let libraryPath = dir + "/ready/lib"
+    // 200 routines of 4 parts with 3 moves each, cut from 20 different 40 s songs.
+    let rate = 48_000
+    for song in 0..<20 {
+        let path = "\(dir)/ready/song\(song).wav"
+        try! FileManager.default.createDirectory(atPath: dir + "/ready", withIntermediateDirectories: true)
+        let file = try! SoundFile(writingTo: path, format: .wavPCM16, sampleRate: rate, channels: 2)
+        var music = benchMusic(rate: rate, seconds: 40)
+        for i in stride(from: 0, to: music.count, by: 2) { music[i] *= Float(song + 1) / 20 }
+        try! file.write(music)
+        try! file.close()
+    }
+    for r in 0..<200 {
+        let folder = "\(stick)/Routine \(r)"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try! FileManager.default.linkItem(atPath: "\(dir)/ready/song\(r % 20).wav", toPath: folder + "/song.wav")
+        var toml = "title = \"Routine \(r)\"\nsubtitle = \"Bench\"\ncountdown = 3\n"
+        for p in 0..<4 {
+            toml += """
+                [[part]]
+                title = "Part \(p + 1)"
+                file = "song.wav"
+                from = \(p * 10)
+                to = \(p * 10 + 10)
+                loop = { a = 2, b = 6 }
+                moves = [
+                  { type = "Dance", name = "Step \(p)", note = "count 8" },
+                  { type = "Juggle", name = "Cascade", at = 3 },
+                  { type = "Transition", name = "Turn", at = "0:07.5" },
+                ]
+
+                """
+        }
+        try! toml.write(toFile: folder + "/routine.toml", atomically: true, encoding: .utf8)
+    }
+    let library = try! Library(directory: libraryPath)
+    let importStart = wallSeconds()
+    let summary = Importer(library: library).run(stick) { _ in }
+    precondition(summary == ImportSummary(added: 200), "\(summary)")
+    print("start-to-ready: library of 200 routines (800 parts, 2400 moves, 20 media files) imported in \(format(wallSeconds() - importStart, 1)) s")
+    try! library.apply(.resume(ResumePoint(routine: "Routine 123", part: 2, partTitle: "Part 3", position: 48_000 * 4)))
+    try! library.apply(.settings(Settings(countdown: 5, volume: 70)))
+
+    var samples: [Double] = []
+    let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+    for _ in 0..<20 {
+        let start = wallSeconds()
+        let opened = try! Library(directory: libraryPath)
+        let appliance = try! Appliance(Appliance.Configuration(), library: opened)
+        appliance.advance(to: 0)
+        appliance.render(into: buffer, frames: 128)
+        samples.append(wallSeconds() - start)
+        precondition(appliance.state.routine?.title == "Routine 123" && appliance.state.partIndex == 2)
+    }
+    buffer.deallocate()
+    samples.sort()
+    print("start-to-ready (in process: open library, read 200 routines + settings + resume, restore, map and pre-fault the part, first period): "
+          + "median \(format(samples[samples.count / 2] * 1000, 1)) ms, max \(format(samples.last! * 1000, 1)) ms over \(samples.count) runs (budget 150 ms; MPD 180 ms)")
+    if let binary {
+        var runs: [Double] = []
+        for _ in 0..<10 {
+            let start = wallSeconds()
+            let status = system("'\(binary)' library list --library '\(libraryPath)' > /dev/null")
+            precondition(status == 0)
+            runs.append(wallSeconds() - start)
+        }
+        runs.sort()
+        print("start-to-ready (a process: exec `segmance library list`, Swift runtime, open, read and print 200 routines): "
+              + "median \(format(runs[runs.count / 2] * 1000, 1)) ms, max \(format(runs.last! * 1000, 1)) ms over \(runs.count) runs")
+    }
+}

@@ -1,0 +1,42 @@
+/// Where the performer left off: restored at boot.
+public struct ResumePoint: Equatable, Sendable {
+    /// The routine's title (titles are unique in the library).
+    public var routine: String
+    /// The part's index in the routine, and its title to recognise it after a re-import.
+    public var part: Int
+    public var partTitle: String
+    /// Part-relative frame.
+    public var position: FramePosition
+
+    public init(routine: String, part: Int, partTitle: String, position: FramePosition) {
+        self.routine = routine
+        self.part = part
+        self.partTitle = partTitle
+        self.position = position
+    }
+}
+
+/// State the edges keep on disk. The core asks for a write only on pause, stop, part or
+/// routine change, loop change and leaving a setting — never continuously (SD cards wear).
+public enum Persist: Equatable, Sendable {
+    /// Where playback is now.
+    case resume(ResumePoint)
+    /// An A–B loop learned on the device for a part; nil = cleared on the device.
+    case savedLoop(routine: String, part: Int, partTitle: String, loop: ABLoop?)
+    /// The performer's settings.
+    case settings(Settings)
+}
+
+/// What the library holds at boot.
+public struct LibrarySnapshot: Equatable, Sendable {
+    public var routines: [Routine]
+    /// The saved settings; nil when none were ever saved (the defaults stay).
+    public var settings: Settings?
+    public var resume: ResumePoint?
+
+    public init(routines: [Routine], settings: Settings? = nil, resume: ResumePoint? = nil) {
+        self.routines = routines
+        self.settings = settings
+        self.resume = resume
+    }
+}

@@ -1,0 +1,46 @@
+/// Sticks coming and going, and the import: offered with "Push to import" (or started at
+/// once with the *Auto import* setting), progress on the LCD, a summary at the end.
+enum StickRules {
+    static func inserted(_ offer: StickOffer, _ state: inout PlayerState) -> [Effect] {
+        let count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
+        Player.enqueue(Notice(.info, ["Stick found", count]), &state)
+        // One import at a time; with nothing to import there is nothing to offer.
+        guard offer.routines > 0, state.importing == nil else { return [] }
+        state.stick = offer
+        return state.settings.autoImport ? startImport(&state) : []
+    }
+
+    /// Push on the offer imports; a long push says not now.
+    static func answer(long: Bool, _ state: inout PlayerState) -> [Effect] {
+        if long {
+            state.stick?.dismissed = true
+            return []
+        }
+        return startImport(&state)
+    }
+
+    static func startImport(_ state: inout PlayerState) -> [Effect] {
+        guard let stick = state.stick, state.importing == nil else { return [] }
+        state.stick?.dismissed = false
+        state.importing = ImportProgress(routine: 1, count: stick.routines, title: "", percent: 0)
+        return [.importStick(path: stick.path)]
+    }
+
+    static func removed(_ path: String, _ state: inout PlayerState) -> [Effect] {
+        var effects: [Effect] = []
+        if state.stick?.path == path {
+            // The routine being imported is abandoned whole; what was committed stays.
+            if state.importing != nil { effects.append(.cancelImport) }
+            state.stick = nil
+        }
+        Player.enqueue(Notice(.info, ["Stick removed"], duration: 1_500_000_000), &state)
+        return effects
+    }
+
+    static func finished(_ summary: ImportSummary, _ state: inout PlayerState) -> [Effect] {
+        state.importing = nil
+        state.stick = nil
+        Player.enqueue(Notice(summary.stopped == nil && summary.failed == 0 ? .info : .problem, summary.lines), &state)
+        return []
+    }
+}

@@ -1,0 +1,217 @@
+import SegmanceCore
+import SegmanceMedia
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an import reports, in order, as it goes.
+public enum ImportEvent: Equatable, Sendable {
+    /// The stick was scanned: this many routine folders will be imported.
+    case started(routines: Int)
+    case progress(ImportProgress)
+    /// Something on the stick is wrong (its file and the reason); the rest goes on.
+    case problem(StickProblem)
+    /// A routine was committed (or found identical: `.unchanged`, nothing written).
+    case routine(title: String, outcome: ImportOutcome)
+    /// A routine was not imported; the library keeps what it had of it.
+    case routineFailed(title: String, reason: String)
+    case finished(ImportSummary)
+}
+
+/// Imports a stick into the library, routine by routine, all-or-nothing per routine:
+/// every part's audio is decoded and converted (libsndfile, soxr) into temporary files of
+/// the media store, fsynced and renamed to their content hash, the media directory is
+/// fsynced, and only then are the routine's rows committed in one transaction. A stick
+/// pulled out, a full disk or a cancel stops the import: the routine under way is
+/// abandoned whole (its new media files deleted), the ones before it stay.
+///
+/// `run` blocks; the daemon runs it on a worker thread (`ThreadedImportRunner`), the twin
+/// in line (`InlineImportRunner`). `cancel()` may be called from any thread.
+public final class Importer: Sendable {
+    public let library: Library
+    public let maxDepth: Int
+    private let cancelled = Atomic<Bool>(false)
+
+    public init(library: Library, maxDepth: Int = 4) {
+        self.library = library
+        self.maxDepth = maxDepth
+    }
+
+    /// Stops the import at the next chunk of audio (the stick is gone).
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Why an import stops before its end.
+    enum Stop: Error {
+        case cancelled
+        case stickGone
+        case diskFull(String)
+        case library(String)
+
+        var shortReason: String {
+            switch self {
+            case .cancelled, .stickGone: "stick removed"
+            case .diskFull: "library disk full"
+            case .library: "library error"
+            }
+        }
+
+        var longReason: String {
+            switch self {
+            case .cancelled: "the import was cancelled: the stick went away"
+            case .stickGone: "the stick went away during the import"
+            case .diskFull(let detail): "the library's disk is full (\(detail))"
+            case .library(let detail): detail
+            }
+        }
+    }
+
+    /// Imports the stick at `path`; `report` gets every event, the last one `.finished`.
+    @discardableResult
+    public func run(_ path: String, report: @escaping (ImportEvent) -> Void) -> ImportSummary {
+        cancelled.store(false, ordering: .relaxed)
+        var summary = ImportSummary()
+        func finish() -> ImportSummary {
+            report(.finished(summary))
+            return summary
+        }
+        let lock: LibraryLock?
+        do {
+            lock = try library.lockForWriting(wait: true)
+        } catch {
+            summary.stopped = "library error"
+            report(.problem(StickProblem(path: ".", reason: "\(error)")))
+            return finish()
+        }
+        defer { withExtendedLifetime(lock) {} }
+
+        let scan = StickScanner(maxDepth: maxDepth).scan(path)
+        guard let root = scan.root else {
+            for problem in scan.problems { report(.problem(problem)) }
+            summary.stopped = "stick unreadable"
+            return finish()
+        }
+        let sources = scan.routines
+        report(.started(routines: sources.count))
+        var device = stat()
+        stat(root, &device)
+        let stick = StickPresence(root: root, device: device.st_dev)
+        var index = 0
+        var imported: [String: String] = [:]
+        for entry in scan.entries {
+            let source: RoutineSource
+            switch entry {
+            case .problem(let problem):
+                report(.problem(problem))
+                continue
+            case .routine(let found):
+                source = found
+            }
+            index += 1
+            let progress = ProgressReporter(routine: index, count: sources.count, title: source.title,
+                                            total: source.audioBytes, report: report)
+            progress.report(0)
+            let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress) { [self] in
+                if cancelled.load(ordering: .relaxed) { throw Stop.cancelled }
+            }
+            do {
+                let built = try RoutineBuilder(root: root, decoder: decoder).build(source)
+                for problem in built.problems { report(.problem(problem)) }
+                guard let routine = built.routine else {
+                    summary.failed += 1
+                    report(.routineFailed(title: source.title, reason: "nothing to import"))
+                    continue
+                }
+                let shown = source.relative.isEmpty ? "." : source.relative
+                if let first = imported[routine.title] {
+                    // Titles name routines in the library: a second one would replace the first.
+                    decoder.abandon()
+                    summary.failed += 1
+                    let reason = "another routine on this stick (\(first)) has the title \"\(routine.title)\""
+                    report(.problem(StickProblem(path: shown, reason: "routine skipped: \(reason)")))
+                    report(.routineFailed(title: routine.title, reason: reason))
+                    continue
+                }
+                imported[routine.title] = shown
+                // Parts that failed because the stick went away must not commit a half routine.
+                guard stick.isPresent(source.folder) else { throw Stop.stickGone }
+                try decoder.makeDurable()
+                let outcome = try library.commit(routine, media: decoder.media(of: routine), sourcePath: shown)
+                progress.report(100)
+                switch outcome {
+                case .added: summary.added += 1
+                case .replaced: summary.replaced += 1
+                case .unchanged: summary.unchanged += 1
+                }
+                report(.routine(title: routine.title, outcome: outcome))
+            } catch {
+                decoder.abandon()
+                let stop = Self.stop(for: error)
+                summary.failed += 1
+                report(.routineFailed(title: source.title, reason: stop.longReason))
+                report(.problem(StickProblem(path: source.relative.isEmpty ? "." : source.relative,
+                                             reason: "routine \"\(source.title)\" not imported: \(stop.longReason)")))
+                summary.stopped = stop.shortReason
+                return finish()
+            }
+        }
+        return finish()
+    }
+
+    private static func stop(for error: any Error) -> Stop {
+        switch error {
+        case let stop as Stop: return stop
+        case let system as SystemError where system.isDiskFull: return .diskFull(system.description)
+        case let library as LibraryError where library.isDiskFull: return .diskFull(library.reason)
+        default: return .library("\(error)")
+        }
+    }
+}
+
+/// Whether the stick being imported is still there: its root on the same device, the
+/// routine folder in place.
+struct StickPresence: Sendable {
+    let root: String
+    let device: dev_t
+
+    func isPresent(_ folder: String) -> Bool {
+        var info = stat()
+        guard stat(root, &info) == 0, info.st_dev == device else { return false }
+        return stat(folder, &info) == 0
+    }
+}
+
+/// Turns per-file decoding fractions into "routine i of n, percent", sent when the
+/// percent changes.
+final class ProgressReporter {
+    let routine: Int
+    let count: Int
+    let title: String
+    let total: Int64
+    private let send: (ImportEvent) -> Void
+    private var last = -1
+    private var done: Int64 = 0
+
+    init(routine: Int, count: Int, title: String, total: Int64, report: @escaping (ImportEvent) -> Void) {
+        self.routine = routine
+        self.count = count
+        self.title = title
+        self.total = total
+        self.send = report
+    }
+
+    func report(_ percent: Int) {
+        guard percent != last else { return }
+        last = percent
+        send(.progress(ImportProgress(routine: routine, count: count, title: title, percent: percent)))
+    }
+
+    /// A file of `bytes` bytes is `fraction` decoded.
+    func file(bytes: Int64, fraction: Double) {
+        guard total > 0 else { return }
+        let percent = Int((Double(done) + Double(bytes) * fraction) * 100 / Double(max(total, done + bytes)))
+        report(min(99, percent))
+    }
+
+    func fileDone(bytes: Int64) { done += bytes }
+}

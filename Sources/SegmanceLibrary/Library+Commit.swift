@@ -1,0 +1,120 @@
+import GRDB
+import SegmanceCore
+
+/// A media file made durable in the store for an import.
+struct StoredMedia: Equatable, Sendable {
+    var hash: String
+    var frames: Int64
+}
+
+/// What committing one routine did.
+public enum ImportOutcome: String, Equatable, Sendable {
+    case added, replaced, unchanged
+}
+
+extension Library {
+    /// The media named `hash`, if the library holds it (row and file).
+    func media(named hash: String) throws -> StoredMedia? {
+        let found = try read("look up media \(hash)") { db -> StoredMedia? in
+            try Int64.fetchOne(db, sql: "SELECT frames FROM media WHERE hash = ?", arguments: [hash])
+                .map { StoredMedia(hash: hash, frames: $0) }
+        }
+        // A row without its file would be a broken library; decode again rather than trust it.
+        guard let found, store.size(of: found.hash) == found.frames * MediaStore.bytesPerFrame else { return nil }
+        return found
+    }
+
+    /// Takes the writer lock for an import (waiting when `wait`); nil when held elsewhere.
+    func lockForWriting(wait: Bool) throws -> LibraryLock? {
+        do {
+            return try LibraryLock(directory: directory, wait: wait)
+        } catch {
+            throw LibraryError(directory: directory, action: "lock the library", reason: "\(error)")
+        }
+    }
+
+    /// Commits `routine`, whose parts name media already durable in the store, in one
+    /// transaction. A routine of the same title is replaced: its parts go, and the loops
+    /// learned on the device and the resume point move to the new part of the same title
+    /// (the n-th of that title) when they still fit. Identical content writes nothing.
+    /// Media no longer used is deleted after the commit. Call with the writer lock held.
+    func commit(_ routine: Routine, media: [StoredMedia], sourcePath: String) throws -> ImportOutcome {
+        let digest = RoutineDigest.of(routine)
+        let (outcome, unused) = try write("save routine \"\(routine.title)\"") { db -> (ImportOutcome, [String]) in
+            let old = try Row.fetchOne(db, sql: "SELECT id, digest FROM routine WHERE title = ?", arguments: [routine.title])
+            if let old, old["digest"] == digest { return (.unchanged, []) }
+            for m in media {
+                try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
+            }
+            var learned: [String: (a: Int64?, b: Int64?)] = [:]
+            var resume: (key: String, position: Int64)?
+            let routineId: Int64
+            if let old {
+                routineId = old["id"]
+                var keys = PartKeys()
+                var keyOfPart: [Int64: String] = [:]
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT p.id, p.title, s.partId IS NOT NULL AS edited, s.a, s.b
+                    FROM part p LEFT JOIN savedLoop s ON s.partId = p.id WHERE p.routineId = ? ORDER BY p.position
+                    """, arguments: [routineId]) {
+                    let key = keys.next(row["title"])
+                    keyOfPart[row["id"]] = key
+                    if row["edited"] { learned[key] = (row["a"], row["b"]) }
+                }
+                if let row = try Row.fetchOne(db, sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
+                                              arguments: [routineId]),
+                   let partId: Int64 = row["partId"], let key = keyOfPart[partId] {
+                    resume = (key, row["position"])
+                }
+                try db.execute(sql: "DELETE FROM part WHERE routineId = ?", arguments: [routineId])
+                try db.execute(sql: "UPDATE routine SET subtitle = ?, countdown = ?, digest = ?, sourcePath = ? WHERE id = ?",
+                               arguments: [routine.subtitle, routine.countdown, digest, sourcePath, routineId])
+                // A resume point whose part is gone restarts the routine.
+                try db.execute(sql: "UPDATE resume SET position = 0 WHERE id = 1 AND routineId = ? AND partId IS NULL",
+                               arguments: [routineId])
+            } else {
+                try db.execute(sql: "INSERT INTO routine (title, subtitle, countdown, digest, sourcePath) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath])
+                routineId = db.lastInsertedRowID
+            }
+            var keys = PartKeys()
+            for (position, part) in routine.parts.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
+                                     part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b])
+                let partId = db.lastInsertedRowID
+                for (m, move) in part.moves.enumerated() {
+                    try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
+                    try db.execute(sql: """
+                        INSERT INTO move (partId, position, moveTypeId, name, note, cue)
+                        VALUES (?, ?, (SELECT id FROM moveType WHERE name = ?), ?, ?, ?)
+                        """, arguments: [partId, m, move.type.name, move.name, move.note, move.cue])
+                }
+                let key = keys.next(part.title)
+                if let loop = learned[key], (loop.b ?? 0) <= part.length {
+                    try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
+                                   arguments: [partId, loop.a, loop.b])
+                }
+                if let resume, resume.key == key {
+                    try db.execute(sql: "UPDATE resume SET partId = ?, position = ? WHERE id = 1",
+                                   arguments: [partId, resume.position < part.length ? resume.position : 0])
+                }
+            }
+            return (old == nil ? .added : .replaced, try Self.dropUnusedMedia(db))
+        }
+        for hash in unused { try? store.remove(hash) }
+        return outcome
+    }
+}
+
+/// Names parts across a re-import: the title, and which of the parts with that title it is.
+struct PartKeys {
+    private var seen: [String: Int] = [:]
+    mutating func next(_ title: String) -> String {
+        let n = seen[title, default: 0]
+        seen[title] = n + 1
+        return "\(n)#\(title)"
+    }
+}

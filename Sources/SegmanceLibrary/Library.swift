@@ -1,0 +1,259 @@
+import GRDB
+import SegmanceCore
+import SegmanceMedia
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A library operation failed: which library, what it was doing, and why.
+public struct LibraryError: Error, CustomStringConvertible, Sendable {
+    public var directory: String
+    public var action: String
+    public var reason: String
+    /// The disk the library is on is full.
+    public var isDiskFull: Bool
+
+    public init(directory: String, action: String, reason: String, isDiskFull: Bool = false) {
+        self.directory = directory
+        self.action = action
+        self.reason = reason
+        self.isDiskFull = isDiskFull
+    }
+
+    init(directory: String, action: String, error: any Error) {
+        let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL || (error as? SystemError)?.isDiskFull == true
+        self.init(directory: directory, action: action, reason: "\(error)", isDiskFull: full)
+    }
+
+    public var description: String { "library \(directory): cannot \(action): \(reason)" }
+}
+
+/// The routine library: SQLite (through GRDB, WAL mode) in `library.sqlite`, and the PCM
+/// media store in `media/`, both in one directory (/var/lib/segmance on the device).
+///
+/// Thread-safe: the control loop reads and writes small things (resume, loops, settings)
+/// while an import runs on a worker thread; SQLite's WAL lets readers go on during a write.
+public final class Library: Sendable {
+    /// The default library directory on the device.
+    public static let defaultDirectory = "/var/lib/segmance"
+
+    public let directory: String
+    /// Frames per second of every stored PCM file and every frame count in the database.
+    public let sampleRate: Int
+    public let store: MediaStore
+    let pool: DatabasePool
+
+    public var databasePath: String { directory + "/library.sqlite" }
+
+    /// Opens the library in `directory`, creating it when missing, and brings the schema up
+    /// to date. With `recover`, removes what an interrupted import left behind (temporary
+    /// files, media no row refers to) — unless an import holds the lock right now.
+    public init(directory: String, sampleRate: Int = 48_000, recover: Bool = true) throws {
+        self.directory = directory
+        self.sampleRate = sampleRate
+        func fail(_ action: String, _ error: any Error) -> LibraryError {
+            LibraryError(directory: directory, action: action, reason: "\(error)")
+        }
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw fail("create the folder", SystemError("mkdir", path: directory))
+        }
+        do {
+            store = try MediaStore(directory: directory + "/media")
+        } catch {
+            throw fail("create the media folder", error)
+        }
+        var configuration = Configuration()
+        configuration.label = "library"
+        // Another process (an import over ssh) may be writing: wait for it rather than fail.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // A committed import must survive a power cut; writes are rare, so the cost is too.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: directory + "/library.sqlite", configuration: configuration)
+            try LibrarySchema.migrator.migrate(pool)
+        } catch {
+            throw fail("open \(directory)/library.sqlite", error)
+        }
+        let stored = try write("record the sample rate") { db -> Int in
+            if let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'sampleRate'"),
+               let rate = Int(text) {
+                return rate
+            }
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('sampleRate', ?)", arguments: ["\(sampleRate)"])
+            return sampleRate
+        }
+        guard stored == sampleRate else {
+            throw LibraryError(directory: directory, action: "open it at \(sampleRate) Hz",
+                               reason: "its audio is stored at \(stored) Hz (import the routines again into a new library)")
+        }
+        if recover { _ = try sweep(wait: false) }
+    }
+
+    // MARK: - Reading
+
+    /// Every routine, in natural title order, with the loops learned on the device in force.
+    public func routines() throws -> [Routine] {
+        try read("read the routines") { db in try Self.storedRoutines(db).map(\.routine) }
+    }
+
+    /// What the appliance needs at boot, read at one instant: routines, settings, resume.
+    public func snapshot() throws -> LibrarySnapshot {
+        try read("read the library") { db in
+            LibrarySnapshot(routines: try Self.storedRoutines(db).map(\.routine),
+                            settings: try Self.settings(db), resume: try Self.resume(db))
+        }
+    }
+
+    /// The saved settings, nil when none were ever saved.
+    public func settings() throws -> Settings? {
+        try read("read the settings") { db in try Self.settings(db) }
+    }
+
+    /// Where the performer left off.
+    public func resume() throws -> ResumePoint? {
+        try read("read the resume point") { db in try Self.resume(db) }
+    }
+
+    /// The routine titled `title`, with where it came from.
+    public func routine(titled title: String) throws -> StoredRoutine? {
+        try read("read routine \"\(title)\"") { db in try Self.storedRoutines(db, title: title).first }
+    }
+
+    /// Every routine with where it came from, for listings.
+    public func storedRoutines() throws -> [StoredRoutine] {
+        try read("read the routines") { db in try Self.storedRoutines(db) }
+    }
+
+    /// The frame count of the media named `hash`, nil when the library has none.
+    public func mediaFrames(_ hash: String) throws -> Int64? {
+        try read("read media \(hash)") { db in
+            try Int64.fetchOne(db, sql: "SELECT frames FROM media WHERE hash = ?", arguments: [hash])
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes what the core asked to keep. A routine or part that is no longer in the
+    /// library (removed meanwhile) is skipped: returns false.
+    @discardableResult
+    public func apply(_ persist: Persist) throws -> Bool {
+        try write("save \(persist)") { db in
+            switch persist {
+            case .settings(let settings):
+                for (key, value) in Self.settingRows(settings) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
+                                   arguments: [key, value])
+                }
+                return true
+            case .resume(let point):
+                guard let (routineId, partId) = try Self.partId(db, routine: point.routine, part: point.part,
+                                                                 title: point.partTitle) else { return false }
+                try db.execute(sql: "INSERT OR REPLACE INTO resume (id, routineId, partId, position) VALUES (1, ?, ?, ?)",
+                               arguments: [routineId, partId, point.position])
+                return true
+            case .savedLoop(let routine, let part, let title, let loop):
+                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
+                    return false
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
+                               arguments: [partId, loop?.a, loop?.b])
+                return true
+            }
+        }
+    }
+
+    /// Removes the routine titled `title` and the media only it used. False when there is none.
+    @discardableResult
+    public func remove(titled title: String) throws -> Bool {
+        let lock: LibraryLock?
+        do {
+            lock = try LibraryLock(directory: directory, wait: true)
+        } catch {
+            throw LibraryError(directory: directory, action: "lock the library", reason: "\(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let (removed, unused) = try write("remove routine \"\(title)\"") { db -> (Bool, [String]) in
+            try db.execute(sql: "DELETE FROM routine WHERE title = ?", arguments: [title])
+            guard db.changesCount > 0 else { return (false, []) }
+            return (true, try Self.dropUnusedMedia(db))
+        }
+        for hash in unused { try? store.remove(hash) }
+        return removed
+    }
+
+    // MARK: - Helpers
+
+    func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw LibraryError(directory: directory, action: action, error: error)
+        }
+    }
+
+    func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw LibraryError(directory: directory, action: action, error: error)
+        }
+    }
+
+    /// Deletes media rows no part refers to; returns their hashes (files to unlink after commit).
+    static func dropUnusedMedia(_ db: Database) throws -> [String] {
+        let unused = try String.fetchAll(db, sql: """
+            SELECT hash FROM media WHERE hash NOT IN (SELECT mediaHash FROM part) ORDER BY hash
+            """)
+        for hash in unused { try db.execute(sql: "DELETE FROM media WHERE hash = ?", arguments: [hash]) }
+        return unused
+    }
+
+    /// The rows of (routine, part index) — by index when its title still matches, else by title.
+    static func partId(_ db: Database, routine: String, part: Int, title: String) throws -> (Int64, Int64)? {
+        guard let routineId = try Int64.fetchOne(db, sql: "SELECT id FROM routine WHERE title = ?",
+                                                 arguments: [routine]) else { return nil }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND position = ? AND title = ?",
+                                       arguments: [routineId, part, title])
+            ?? Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND title = ? ORDER BY position",
+                              arguments: [routineId, title]) {
+            return (routineId, id)
+        }
+        return nil
+    }
+
+    static func settingRows(_ s: Settings) -> [(String, String)] {
+        [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
+         ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0")]
+    }
+
+    /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
+    static func settings(_ db: Database) throws -> Settings? {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting")
+        guard !rows.isEmpty else { return nil }
+        var values: [String: String] = [:]
+        for row in rows { values[row["key"]] = row["value"] }
+        var s = Settings()
+        if let v = values["countdown"].flatMap(Int.init), Settings.countdownChoices.contains(v) { s.countdown = v }
+        if let v = values["countdownBeforeRepeat"] { s.countdownBeforeRepeat = v == "1" }
+        if let v = values["atPartEnd"].flatMap(PartEndBehavior.init(rawValue:)) { s.atPartEnd = v }
+        if let v = values["volume"].flatMap(Int.init), (0...100).contains(v) { s.volume = v }
+        if let v = values["autoImport"] { s.autoImport = v == "1" }
+        return s
+    }
+
+    static func resume(_ db: Database) throws -> ResumePoint? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT r.title AS routine, p.position AS part, p.title AS partTitle, resume.position AS position
+            FROM resume JOIN routine r ON r.id = resume.routineId
+            LEFT JOIN part p ON p.id = resume.partId
+            WHERE resume.id = 1
+            """) else { return nil }
+        guard let part: Int = row["part"] else {
+            // The part went away in a re-import: the routine, from its start.
+            return ResumePoint(routine: row["routine"], part: 0, partTitle: "", position: 0)
+        }
+        return ResumePoint(routine: row["routine"], part: part, partTitle: row["partTitle"], position: row["position"])
+    }
+}

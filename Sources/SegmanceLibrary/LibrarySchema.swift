@@ -1,0 +1,83 @@
+import GRDB
+
+/// The library's tables, as migrations. Times and lengths are frames at the library's rate.
+enum LibrarySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: routines, parts, moves, loops, settings, resume") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    static let v1 = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        -- One decoded source: <hash>.pcm in the media folder (see MediaKey), `frames` stereo frames.
+        CREATE TABLE media (
+            hash TEXT PRIMARY KEY CHECK (length(hash) = 64),
+            frames INTEGER NOT NULL CHECK (frames > 0)
+        );
+
+        CREATE TABLE routine (
+            id INTEGER PRIMARY KEY,
+            title TEXT NOT NULL UNIQUE,
+            subtitle TEXT NOT NULL,
+            countdown INTEGER,
+            -- SHA-256 of the routine as imported (see RoutineDigest): same digest, same content.
+            digest TEXT NOT NULL,
+            sourcePath TEXT NOT NULL
+        );
+
+        CREATE TABLE part (
+            id INTEGER PRIMARY KEY,
+            routineId INTEGER NOT NULL REFERENCES routine(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position >= 0),
+            title TEXT NOT NULL,
+            mediaHash TEXT NOT NULL REFERENCES media(hash),
+            start INTEGER NOT NULL CHECK (start >= 0),
+            length INTEGER NOT NULL CHECK (length > 0),
+            isCut BOOLEAN NOT NULL,
+            -- The loop the manifest gave, part-relative.
+            loopA INTEGER,
+            loopB INTEGER,
+            CHECK ((loopA IS NULL) = (loopB IS NULL)),
+            CHECK (loopA IS NULL OR (loopA >= 0 AND loopB > loopA AND loopB <= length)),
+            UNIQUE (routineId, position)
+        );
+        CREATE INDEX partByMedia ON part(mediaHash);
+
+        CREATE TABLE moveType (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+
+        CREATE TABLE move (
+            id INTEGER PRIMARY KEY,
+            partId INTEGER NOT NULL REFERENCES part(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            moveTypeId INTEGER NOT NULL REFERENCES moveType(id),
+            name TEXT NOT NULL,
+            note TEXT NOT NULL,
+            cue INTEGER CHECK (cue IS NULL OR cue >= 0),
+            UNIQUE (partId, position)
+        );
+
+        -- An A–B loop learned on the device; a row of NULLs: the performer cleared the loop.
+        -- Overrides the manifest's loop of the part.
+        CREATE TABLE savedLoop (
+            partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
+            a INTEGER,
+            b INTEGER,
+            CHECK ((a IS NULL) = (b IS NULL)),
+            CHECK (a IS NULL OR (a >= 0 AND b > a))
+        );
+
+        CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        -- Where the performer left off: one row.
+        CREATE TABLE resume (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            routineId INTEGER REFERENCES routine(id) ON DELETE SET NULL,
+            partId INTEGER REFERENCES part(id) ON DELETE SET NULL,
+            position INTEGER NOT NULL
+        );
+        """
+}

@@ -1,0 +1,168 @@
+/// Keeps resident exactly the media the render side is about to read, and nothing else:
+/// a window around the play head, the loop region (or its start when it is long), and the
+/// beginning of the part queued to follow. Driven by the control side: when a part is
+/// loaded, a loop set, a seek sent, and as position reports arrive. The resident set then
+/// stays a few MB however long the parts are (a 3-minute part is 34 MB of PCM).
+public final class PlaybackResidency {
+    /// How much to keep, in frames.
+    public struct Window: Sendable, Equatable {
+        /// Behind the play head (crossfades and report lag).
+        public var behind: Int64
+        /// Ahead of the play head.
+        public var ahead: Int64
+        /// A loop region up to this long is kept whole; a longer one, its first `ahead` frames.
+        public var wholeLoop: Int64
+        /// Of the part queued to follow, this much from its start.
+        public var nextStart: Int64
+        /// The window moves in steps of this many frames (madvise calls once a step, not per period).
+        public var step: Int64
+
+        public init(sampleRate: Int) {
+            let s = Int64(sampleRate)
+            behind = 1 * s
+            ahead = 8 * s
+            wholeLoop = 16 * s
+            nextStart = 4 * s
+            step = 1 * s
+        }
+    }
+
+    /// A part of a media file: the frames `start ..< start + length` of `media`.
+    public struct Segment {
+        public var media: MappedPCM
+        public var start: Int64
+        public var length: Int64
+        public init(media: MappedPCM, start: Int64, length: Int64) {
+            self.media = media
+            self.start = start
+            self.length = length
+        }
+    }
+
+    public let window: Window
+    private var current: Segment?
+    private var next: Segment?
+    /// Part-relative loop region of the current part.
+    private var loop: Range<Int64>?
+    private var position: Int64 = 0
+    private var lastStep: Int64?
+
+    public init(window: Window) {
+        self.window = window
+    }
+
+    /// A new part sounds from `position` (part-relative).
+    public func load(_ segment: Segment, at position: Int64) {
+        let previous = [current, next].compactMap { $0?.media }
+        current = segment
+        loop = nil
+        self.position = position
+        apply()
+        // Media no longer in play is let go of entirely.
+        for media in previous where media !== segment.media && media !== next?.media {
+            media.release(0..<media.frames)
+        }
+    }
+
+    /// The loop region of the current part changed (nil: no loop).
+    public func setLoop(_ region: Range<Int64>?) {
+        guard region != loop else { return }
+        loop = region
+        apply()
+    }
+
+    /// The part that follows the current one changed.
+    public func setNext(_ segment: Segment?) {
+        let old = next?.media
+        next = segment
+        apply()
+        if let old, old !== current?.media, old !== segment?.media { old.release(0..<old.frames) }
+    }
+
+    /// The queued part took over seamlessly: it is the current one now, from its start.
+    public func nextTookOver() {
+        guard let next else { return }
+        let previous = current?.media
+        current = next
+        self.next = nil
+        loop = nil
+        position = 0
+        apply()
+        if let previous, previous !== next.media { previous.release(0..<previous.frames) }
+    }
+
+    /// Playback jumps (a seek, play from a position): the target is made resident now.
+    public func jump(to position: Int64) {
+        self.position = position
+        apply()
+    }
+
+    /// A position report: the window follows the play head, a step at a time.
+    public func advance(to position: Int64) {
+        self.position = position
+        guard position / window.step != lastStep else { return }
+        apply()
+    }
+
+    /// The part-relative ranges of the current part to keep resident.
+    public static func keep(position: Int64, length: Int64, loop: Range<Int64>?, window: Window) -> [Range<Int64>] {
+        var ranges: [Range<Int64>] = []
+        let lo = max(0, position - window.behind), hi = min(length, position + window.ahead)
+        if lo < hi { ranges.append(lo..<hi) }
+        if let loop {
+            let end = loop.count <= window.wholeLoop ? loop.upperBound : loop.lowerBound + window.ahead
+            ranges.append(loop.lowerBound..<min(end, length))
+        }
+        return merge(ranges)
+    }
+
+    /// Sorted, non-overlapping, non-empty ranges covering the same frames.
+    static func merge(_ ranges: [Range<Int64>]) -> [Range<Int64>] {
+        var merged: [Range<Int64>] = []
+        for r in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
+
+    /// The gaps of sorted, merged `keep` within `0..<total`.
+    static func complement(_ keep: [Range<Int64>], total: Int64) -> [Range<Int64>] {
+        var gaps: [Range<Int64>] = []
+        var cursor: Int64 = 0
+        for r in keep {
+            if r.lowerBound > cursor { gaps.append(cursor..<r.lowerBound) }
+            cursor = max(cursor, r.upperBound)
+        }
+        if cursor < total { gaps.append(cursor..<total) }
+        return gaps
+    }
+
+    private func apply() {
+        lastStep = position / window.step
+        // Two parts may be cuts of one file: collect what to keep per mapping.
+        var plan: [(media: MappedPCM, keep: [Range<Int64>])] = []
+        func add(_ media: MappedPCM, _ ranges: [Range<Int64>]) {
+            if let i = plan.firstIndex(where: { $0.media === media }) {
+                plan[i].keep += ranges
+            } else {
+                plan.append((media, ranges))
+            }
+        }
+        if let current {
+            let keep = Self.keep(position: position, length: current.length, loop: loop, window: window)
+            add(current.media, keep.map { ($0.lowerBound + current.start)..<($0.upperBound + current.start) })
+        }
+        if let next {
+            add(next.media, [next.start..<(next.start + min(next.length, window.nextStart))])
+        }
+        for (media, ranges) in plan {
+            let keep = Self.merge(ranges)
+            for gap in Self.complement(keep, total: media.frames) { media.release(gap) }
+            for range in keep { media.prefault(range) }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import SegmanceCore
+
+/// A fingerprint of a routine as imported: title, subtitle, countdown, and every part's
+/// title, audio (content hash), cut, length, manifest loop and moves. Importing a routine
+/// whose digest is already in the library changes nothing; checking the library recomputes
+/// it from the rows to prove a routine is complete.
+enum RoutineDigest {
+    static func of(_ routine: Routine) -> String {
+        var text = "segmance-routine-v1\n"
+        func field(_ value: String) {
+            // Length-prefixed, so no title can imitate a field boundary.
+            text += "\(value.utf8.count):\(value)\n"
+        }
+        func number(_ value: Int64?) { field(value.map { String($0) } ?? "-") }
+        field(routine.title)
+        field(routine.subtitle)
+        number(routine.countdown.map(Int64.init))
+        number(Int64(routine.parts.count))
+        for part in routine.parts {
+            field(part.title)
+            field(part.audio.id)
+            number(part.range?.lowerBound)
+            number(part.range?.upperBound)
+            number(part.length)
+            number(part.savedLoop?.a)
+            number(part.savedLoop?.b)
+            number(Int64(part.moves.count))
+            for move in part.moves {
+                field(move.type.name)
+                field(move.name)
+                field(move.note)
+                number(move.cue)
+            }
+        }
+        return SHA256.hex(Array(text.utf8))
+    }
+}

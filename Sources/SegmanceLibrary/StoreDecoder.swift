@@ -1,0 +1,97 @@
+import SegmanceCore
+import SegmanceMedia
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes a routine's audio files into the media store, for one routine of an import.
+/// A file the store already holds (same `MediaKey`) is not decoded again.
+final class StoreDecoder: StickAudioDecoding {
+    let library: Library
+    let root: String
+    let stick: StickPresence
+    let progress: ProgressReporter
+    let checkpoint: () throws -> Void
+    private let decoder: AudioDecoder
+    private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
+    private var stored: [String: StoredMedia] = [:]
+    /// Files this routine put into the store: deleted again if the routine is abandoned.
+    private var created: [String] = []
+
+    init(library: Library, root: String, stick: StickPresence, progress: ProgressReporter,
+         checkpoint: @escaping () throws -> Void) {
+        self.library = library
+        self.root = root
+        self.stick = stick
+        self.progress = progress
+        self.checkpoint = checkpoint
+        self.decoder = AudioDecoder(outputRate: library.sampleRate)
+    }
+
+    var outputRate: Int { library.sampleRate }
+
+    func decode(_ file: StickAudioFile) throws -> Result<DecodedAudio, AudioDecodeError> {
+        if let known = results[file.real] { return known }
+        try checkpoint()
+        let size = fileSize(file.real)
+        let result: Result<DecodedAudio, AudioDecodeError>
+        let key: String
+        do {
+            key = try MediaKey.of(file: file.real, rate: library.sampleRate)
+        } catch {
+            // A file that was there at the scan and no longer reads: the stick is going away.
+            guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
+            return .failure(AudioDecodeError(path: file.real, reason: .unreadable(error.message)))
+        }
+        if let known = try library.media(named: key) {
+            stored[key] = known
+            result = .success(DecodedAudio(reference: AudioReference(key), frames: known.frames))
+        } else {
+            result = try decodeIntoStore(file, size: size, key: key)
+        }
+        progress.fileDone(bytes: size)
+        results[file.real] = result
+        return result
+    }
+
+    private func decodeIntoStore(_ file: StickAudioFile, size: Int64, key: String) throws
+        -> Result<DecodedAudio, AudioDecodeError> {
+        let writer = try library.store.makeWriter()
+        writer.checkpoint = checkpoint
+        writer.onProgress = { [progress] fraction in progress.file(bytes: size, fraction: fraction) }
+        let frames: Int64
+        do {
+            frames = try decoder.decode(file.real, into: writer)
+        } catch let error as AudioDecodeError {
+            writer.discard()
+            // A file that was there at the scan and no longer reads: the stick is going away.
+            guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
+            return .failure(error)
+        }
+        if try writer.commit(as: key) { created.append(key) }
+        stored[key] = StoredMedia(hash: key, frames: frames)
+        return .success(DecodedAudio(reference: AudioReference(key), frames: frames))
+    }
+
+    /// The media the routine's parts use.
+    func media(of routine: Routine) -> [StoredMedia] {
+        var seen: Set<String> = []
+        return routine.parts.compactMap { part in
+            seen.insert(part.audio.id).inserted ? stored[part.audio.id] : nil
+        }
+    }
+
+    /// Makes the renames into the store durable (before the rows are committed).
+    func makeDurable() throws { try library.store.sync() }
+
+    /// The routine will not be committed: the files it added to the store go again.
+    func abandon() {
+        for hash in created { try? library.store.remove(hash) }
+        created.removeAll()
+    }
+
+    private func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

@@ -1,0 +1,89 @@
+import GRDB
+import SegmanceCore
+import SegmanceMedia
+
+/// A routine as the library holds it: what plays (with loops learned on the device in
+/// force), what was imported, and the bookkeeping around it.
+public struct StoredRoutine: Equatable, Sendable {
+    public struct StoredPart: Equatable, Sendable {
+        /// The part as it plays: `savedLoop` is the device's loop when one was set there.
+        public var part: Part
+        /// The loop the manifest gave.
+        public var manifestLoop: ABLoop?
+        /// Set when the loop was changed on the device (`.some(nil)`: cleared there).
+        public var deviceLoop: ABLoop??
+        /// Frames of the whole media file the part is cut from.
+        public var mediaFrames: Int64
+        let id: Int64
+        let position: Int
+    }
+
+    public var routine: Routine
+    public var parts: [StoredPart]
+    /// The stick folder it was imported from.
+    public var sourcePath: String
+    let id: Int64
+    let digest: String
+
+    /// The routine exactly as imported (manifest loops, not the device's).
+    public var asImported: Routine {
+        var r = routine
+        for i in r.parts.indices { r.parts[i].savedLoop = parts[i].manifestLoop }
+        return r
+    }
+}
+
+extension Library {
+    /// Reads routines (all, or the one titled `title`) from their rows, in natural title order.
+    static func storedRoutines(_ db: Database, title: String? = nil) throws -> [StoredRoutine] {
+        let filter = title == nil ? "" : " WHERE title = ?"
+        let arguments: StatementArguments = title.map { [$0] } ?? []
+        var routines: [Int64: StoredRoutine] = [:]
+        var order: [Int64] = []
+        for row in try Row.fetchAll(db, sql: "SELECT id, title, subtitle, countdown, digest, sourcePath FROM routine" + filter,
+                                    arguments: arguments) {
+            let id: Int64 = row["id"]
+            order.append(id)
+            routines[id] = StoredRoutine(routine: Routine(title: row["title"], subtitle: row["subtitle"],
+                                                          countdown: row["countdown"], parts: []),
+                                         parts: [], sourcePath: row["sourcePath"], id: id, digest: row["digest"])
+        }
+        guard !routines.isEmpty else { return [] }
+        let routineFilter = title == nil ? "" : " WHERE p.routineId = \(order[0])"
+        var moves: [Int64: [Move]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT m.partId, t.name AS type, m.name, m.note, m.cue
+            FROM move m JOIN moveType t ON t.id = m.moveTypeId JOIN part p ON p.id = m.partId\(routineFilter)
+            ORDER BY m.partId, m.position
+            """) {
+            moves[row["partId"], default: []].append(
+                Move(type: MoveType(row["type"]), name: row["name"], note: row["note"], cue: row["cue"]))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
+                   p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames
+            FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash\(routineFilter)
+            ORDER BY p.routineId, p.position
+            """) {
+            let id: Int64 = row["id"]
+            let start: Int64 = row["start"]
+            let length: Int64 = row["length"]
+            let manifestLoop = Self.loop(row["loopA"], row["loopB"])
+            let deviceLoop: ABLoop?? = row["edited"] ? .some(Self.loop(row["a"], row["b"])) : .none
+            let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
+                            range: row["isCut"] ? start..<(start + length) : nil, length: length,
+                            moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop)
+            let routineId: Int64 = row["routineId"]
+            routines[routineId]?.routine.parts.append(part)
+            routines[routineId]?.parts.append(StoredRoutine.StoredPart(
+                part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop,
+                mediaFrames: row["mediaFrames"], id: id, position: row["position"]))
+        }
+        return order.compactMap { routines[$0] }.sorted { FileNames.naturalLess($0.routine.title, $1.routine.title) }
+    }
+
+    private static func loop(_ a: Int64?, _ b: Int64?) -> ABLoop? {
+        guard let a, let b, b > a else { return nil }
+        return ABLoop(a: a, b: b)
+    }
+}

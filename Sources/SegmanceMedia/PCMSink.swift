@@ -1,0 +1,62 @@
+/// Receives decoded audio in the output format (interleaved stereo Int16), chunk by chunk:
+/// memory for the twin's in-memory loader, a file in the media store for the importer,
+/// nothing at all for `segmance stick check`.
+public protocol PCMSink: AnyObject {
+    /// Called once before the first chunk with the frame count the header announces
+    /// (an estimate for MP3 and resampled audio, capped).
+    func begin(expectedFrames: Int)
+    /// Takes interleaved stereo frames. A thrown error stops decoding and reaches the caller
+    /// of `AudioDecoder.decode(_:into:)` unchanged.
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws
+    /// How far decoding is: source frames read so far of the total the header announces.
+    func progress(sourceFrames: Int64, of total: Int64)
+}
+
+extension PCMSink {
+    public func begin(expectedFrames: Int) {}
+    public func progress(sourceFrames: Int64, of total: Int64) {}
+}
+
+/// Keeps the audio in memory, as a `PCMBuffer`.
+final class BufferSink: PCMSink {
+    private let sampleRate: Int
+    private var builder: PCMBufferBuilder?
+
+    init(sampleRate: Int) { self.sampleRate = sampleRate }
+
+    func begin(expectedFrames: Int) {
+        builder = PCMBufferBuilder(expectedFrames: expectedFrames, sampleRate: sampleRate)
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws {
+        builder?.append(stereo: samples)
+    }
+
+    func finish() -> PCMBuffer {
+        (builder ?? PCMBufferBuilder(expectedFrames: 0, sampleRate: sampleRate)).finish()
+    }
+}
+
+/// Counts the frames and forgets the audio: checking a stick without keeping anything.
+public final class DiscardingSink: PCMSink {
+    public private(set) var frames: Int64 = 0
+    public init() {}
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws { frames += Int64(samples.count / 2) }
+}
+
+/// Float to the stored Int16 format: ×32768, rounded to nearest (even), clipped.
+public enum PCMConversion {
+    @inline(__always)
+    public static func int16(_ value: Float) -> Int16 {
+        let scaled = (value * 32768).rounded(.toNearestOrEven)
+        return scaled >= 32767 ? .max : scaled <= -32768 ? .min : Int16(scaled)
+    }
+
+    /// Converts every sample of `input` into `output` (resized to match).
+    public static func int16(_ input: [Float], into output: inout [Int16]) {
+        if output.count != input.count { output = [Int16](repeating: 0, count: input.count) }
+        output.withUnsafeMutableBufferPointer { out in
+            for i in 0..<input.count { out[i] = int16(input[i]) }
+        }
+    }
+}

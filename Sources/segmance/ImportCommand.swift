@@ -1,0 +1,46 @@
+import ArgumentParser
+import SegmanceCore
+import SegmanceLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a stick (a folder laid out like one) into the library.",
+        discussion: """
+        Each routine is imported whole or not at all. A routine of the same title is \
+        replaced, keeping the loops and the resume point of parts that still exist; \
+        identical content changes nothing. Exits with status 1 when anything was not imported.
+        """)
+
+    @Argument(help: "The stick's folder (its mount point).")
+    var directory: String
+
+    @OptionGroup var options: LibraryOptions
+
+    func run() throws {
+        let library = try options.open()
+        let tty = isatty(STDERR_FILENO) == 1
+        var problems = 0
+        let summary = Importer(library: library).run(directory) { event in
+            switch event {
+            case .started(let count):
+                Console.error("Importing \(directory) into \(library.directory): \(count) routine\(count == 1 ? "" : "s")\n")
+            case .progress(let p):
+                if tty { Console.error("\r[\(p.routine)/\(p.count)] \(p.title) \(p.percent)%\u{1B}[K") }
+            case .problem(let problem):
+                problems += 1
+                Console.error((tty ? "\r\u{1B}[K" : "") + "problem: \(problem)\n")
+            case .routine(let title, let outcome):
+                Console.out((tty ? "\r\u{1B}[K" : "") + "\(title): \(outcome.rawValue)\n")
+            case .routineFailed(let title, let reason):
+                Console.out((tty ? "\r\u{1B}[K" : "") + "\(title): not imported (\(reason))\n")
+            case .finished(let summary):
+                Console.out(summary.lines.joined(separator: ": ") + "\n")
+            }
+        }
+        if problems > 0 || summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }
+    }
+}

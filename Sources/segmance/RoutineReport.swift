@@ -1,0 +1,96 @@
+import Foundation
+import SegmanceCore
+import SegmanceMedia
+
+/// Routines and problems as JSON and as text, for `stick check` and `library show/list`.
+/// Times are seconds (3 decimals) and frames at the output rate.
+struct RoutineReport: Codable {
+    struct PartReport: Codable {
+        var title: String
+        /// The stick file (stick check) or the media hash (library).
+        var audio: String
+        var seconds: Double
+        var frames: Int64
+        var from: Double?
+        var to: Double?
+        var loop: LoopReport?
+        var moves: [MoveReport]
+    }
+
+    struct LoopReport: Codable {
+        var a: Double
+        var b: Double
+    }
+
+    struct MoveReport: Codable {
+        var type: String
+        var name: String
+        var note: String
+        var at: Double?
+    }
+
+    var title: String
+    var subtitle: String
+    var countdown: Int?
+    var source: String?
+    var seconds: Double
+    var parts: [PartReport]
+
+    init(_ routine: Routine, source: String?, rate: Int) {
+        func seconds(_ frames: Int64) -> Double { (Double(frames) / Double(rate) * 1000).rounded() / 1000 }
+        title = routine.title
+        subtitle = routine.subtitle
+        countdown = routine.countdown
+        self.source = source
+        self.seconds = seconds(routine.parts.reduce(0) { $0 + $1.length })
+        parts = routine.parts.map { part in
+            PartReport(title: part.title, audio: part.audio.id, seconds: seconds(part.length), frames: part.length,
+                       from: part.range.map { seconds($0.lowerBound) }, to: part.range.map { seconds($0.upperBound) },
+                       loop: part.savedLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
+                       moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
+                                                          at: $0.cue.map(seconds)) })
+        }
+    }
+
+    /// Indented lines describing the routine.
+    func lines(rate: Int, markPart: Int? = nil, markText: String = "") -> [String] {
+        func time(_ s: Double) -> String { ManifestTime.format(Int64((s * Double(rate)).rounded()), rate: rate) }
+        var head = title
+        if !subtitle.isEmpty { head += " — \(subtitle)" }
+        var facts = ["\(parts.count) part\(parts.count == 1 ? "" : "s")", time(seconds)]
+        if let countdown { facts.append("countdown \(countdown) s") }
+        if let source { facts.append("from \(source)") }
+        var out = ["\(head)  (\(facts.joined(separator: ", ")))"]
+        for (i, part) in parts.enumerated() {
+            var line = "  \(i + 1). \(part.title)  \(time(part.seconds))  \(part.audio)"
+            if let from = part.from, let to = part.to { line += "  cut \(time(from))–\(time(to))" }
+            if let loop = part.loop { line += "  loop \(time(loop.a))–\(time(loop.b))" }
+            if markPart == i { line += "  \(markText)" }
+            out.append(line)
+            for move in part.moves {
+                let cue = move.at.map { "@\(time($0)) " } ?? ""
+                let note = move.note.isEmpty ? "" : " (\(move.note))"
+                out.append("       \(cue)\(move.type.isEmpty ? "" : move.type + ": ")\(move.name)\(note)")
+            }
+        }
+        return out
+    }
+}
+
+struct ProblemReport: Codable {
+    var path: String
+    var line: Int?
+    var reason: String
+
+    init(_ problem: StickProblem) {
+        path = problem.path
+        line = problem.line
+        reason = problem.reason
+    }
+}
+
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    Console.out(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
+}

@@ -1,0 +1,90 @@
+import Testing
+@testable import SegmanceCore
+
+/// Sticks arriving and leaving, the offer, the import's progress and its end.
+@Suite struct StickTests {
+    typealias F = Fixture
+    static let offer = StickOffer(path: "/media/usb0", routines: 3)
+
+    @Test func aStickIsOfferedAndThePushImportsIt() {
+        var store = TestStore(F.loaded())
+        store.send(.stickInserted(Self.offer)) {
+            $0.stick = Self.offer
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick found", "3 routines"]), until: $0.now + 3_000_000_000)
+        }
+        #expect(store.state.stickOfferShown)
+        store.send(.buttonPressed(.select), [.importStick(path: "/media/usb0")]) {
+            $0.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
+        }
+        #expect(!store.state.stickOfferShown)
+        store.send(.importProgress(ImportProgress(routine: 2, count: 3, title: "Tango", percent: 40))) {
+            $0.importing = ImportProgress(routine: 2, count: 3, title: "Tango", percent: 40)
+        }
+        store.send(.importFinished(ImportSummary(added: 2, unchanged: 1))) {
+            $0.importing = nil
+            $0.stick = nil
+            $0.pendingNotices = [Notice(.info, ["Import done", "2 new, 1 same"])]
+        }
+    }
+
+    @Test func withAutoImportTheStickImportsAtOnce() {
+        var store = TestStore(F.loaded(Settings(autoImport: true)))
+        store.send(.stickInserted(Self.offer), [.importStick(path: "/media/usb0")]) {
+            $0.stick = Self.offer
+            $0.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick found", "3 routines"]), until: $0.now + 3_000_000_000)
+        }
+    }
+
+    @Test func aLongPushSaysNotNowAndTheMenuWorksAgain() {
+        var state = F.loaded()
+        state.stick = Self.offer
+        var store = TestStore(state)
+        store.send(.buttonLongPressed(.select)) { $0.stick?.dismissed = true }
+        store.send(.buttonPressed(.select)) { $0.menu = Menu() }
+    }
+
+    @Test func pullingTheStickCancelsItsImport() {
+        var state = F.loaded()
+        state.stick = Self.offer
+        state.importing = ImportProgress(routine: 2, count: 3, title: "Tango", percent: 10)
+        var store = TestStore(state)
+        store.send(.stickRemoved(path: "/media/usb0"), [.cancelImport]) {
+            $0.stick = nil
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick removed"], duration: 1_500_000_000),
+                                    until: $0.now + 1_500_000_000)
+        }
+        store.send(.importFinished(ImportSummary(added: 1, stopped: "stick removed"))) {
+            $0.importing = nil
+            $0.pendingNotices = [Notice(.problem, ["Import stopped", "stick removed"])]
+        }
+    }
+
+    @Test func anotherStickGoingAwayCancelsNothing() {
+        var state = F.loaded()
+        state.stick = Self.offer
+        state.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
+        var store = TestStore(state)
+        store.send(.stickRemoved(path: "/media/usb1")) {
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick removed"], duration: 1_500_000_000),
+                                    until: $0.now + 1_500_000_000)
+        }
+    }
+
+    @Test func aStickWithNoRoutinesIsNotOffered() {
+        var store = TestStore(F.loaded(Settings(autoImport: true)))
+        store.send(.stickInserted(StickOffer(path: "/media/usb0", routines: 0))) {
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick found", "0 routines"]), until: $0.now + 3_000_000_000)
+        }
+    }
+
+    @Test(arguments: [
+        (ImportSummary(), ["Import done", "nothing changed"]),
+        (ImportSummary(unchanged: 4), ["Import done", "nothing changed"]),
+        (ImportSummary(added: 1, replaced: 2, failed: 1), ["Import done", "1 new, 2 updated, 1 failed"]),
+        (ImportSummary(added: 1, stopped: "library disk full"), ["Import stopped", "library disk full"]),
+    ])
+    func theSummarySaysWhatChanged(summary: ImportSummary, lines: [String]) {
+        #expect(summary.lines == lines)
+    }
+}

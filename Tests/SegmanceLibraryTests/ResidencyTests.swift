@@ -1,0 +1,114 @@
+import Foundation
+import SegmanceLibrary
+import SegmanceTestSupport
+import Testing
+
+/// What stays resident while a long part plays: the window the render side is about to read,
+/// measured in /proc/self/smaps, not the whole mapped file.
+@Suite struct ResidencyTests {
+    let temp = TempDirs()
+    static let rate = 48_000
+    let window = PlaybackResidency.Window(sampleRate: rate)
+
+    @Test func theKeptRangesFollowTheHeadAndTheLoop() {
+        let s = Int64(Self.rate)
+        let length = 180 * s
+        #expect(PlaybackResidency.keep(position: 0, length: length, loop: nil, window: window) == [0..<(8 * s)])
+        #expect(PlaybackResidency.keep(position: 60 * s, length: length, loop: nil, window: window)
+                == [(59 * s)..<(68 * s)])
+        #expect(PlaybackResidency.keep(position: 178 * s, length: length, loop: nil, window: window)
+                == [(177 * s)..<length])
+        // A short loop is kept whole, beside the head's window.
+        #expect(PlaybackResidency.keep(position: 100 * s, length: length, loop: (20 * s)..<(32 * s), window: window)
+                == [(20 * s)..<(32 * s), (99 * s)..<(108 * s)])
+        // A long loop: only its start, where playback wraps to.
+        #expect(PlaybackResidency.keep(position: 100 * s, length: length, loop: (10 * s)..<(110 * s), window: window)
+                == [(10 * s)..<(18 * s), (99 * s)..<(108 * s)])
+        // Overlaps merge.
+        #expect(PlaybackResidency.keep(position: 25 * s, length: length, loop: (20 * s)..<(32 * s), window: window)
+                == [(20 * s)..<(33 * s)])
+    }
+
+    /// Plays a 3-minute part (34 MB of PCM) through, reading every frame as the render side
+    /// would. Without the residency manager the whole file ends up resident; with it, a
+    /// window of seconds.
+    @Test func aThreeMinutePartStaysAWindowOfMegabytes() throws {
+        let store = try MediaStore(directory: try temp.make("residency") + "/media")
+        let frames = Int64(180 * Self.rate)
+        let writer = try store.makeWriter()
+        let chunk = TestFiles.noise16(frames: Self.rate, seed: 9)
+        for _ in 0..<180 { try chunk.withUnsafeBufferPointer { try writer.write($0) } }
+        let hash = String(repeating: "a", count: 64)
+        _ = try writer.commit(as: hash)
+
+        func play(_ mapped: MappedPCM, residency: PlaybackResidency?) -> (peakKB: Int, sum: Int64) {
+            residency?.load(.init(media: mapped, start: 0, length: frames), at: 0)
+            var peak = 0
+            var sum: Int64 = 0
+            let period = 128
+            var position: Int64 = 0
+            while position < frames {
+                let n = Int(min(Int64(period), frames - position))
+                for i in 0..<(n * 2) { sum &+= Int64(mapped.base[Int(position) * 2 + i]) }
+                position += Int64(n)
+                residency?.advance(to: position)
+                if position % Int64(10 * Self.rate) < Int64(period) {
+                    peak = max(peak, Smaps.residentKB(of: UnsafeRawPointer(mapped.base)) ?? -1)
+                }
+            }
+            return (peak, sum)
+        }
+        let bare = play(try store.map(hash, frames: frames), residency: nil)
+        let managed = play(try store.map(hash, frames: frames), residency: PlaybackResidency(window: window))
+        #expect(bare.sum == managed.sum)
+        let fileKB = Int(frames * 4 / 1024)
+        // Behind + ahead + one step = 10 s = 1875 KB, plus page rounding.
+        print("residency: 3-minute part (\(fileKB) KB mapped): peak resident \(bare.peakKB) KB reading bare, \(managed.peakKB) KB with the window")
+        #expect(bare.peakKB > fileKB * 9 / 10, "the unmanaged mapping becomes resident as it is read")
+        #expect(managed.peakKB > 0 && managed.peakKB <= 2000)
+    }
+
+    @Test func aLoopRegionStaysResidentWhileTheHeadIsElsewhere() throws {
+        let store = try MediaStore(directory: try temp.make("residency") + "/media")
+        let s = Int64(Self.rate)
+        let writer = try store.makeWriter()
+        let chunk = TestFiles.noise16(frames: Self.rate, seed: 5)
+        for _ in 0..<60 { try chunk.withUnsafeBufferPointer { try writer.write($0) } }
+        _ = try writer.commit(as: String(repeating: "b", count: 64))
+        let mapped = try store.map(String(repeating: "b", count: 64), frames: 60 * s)
+        let residency = PlaybackResidency(window: window)
+        residency.load(.init(media: mapped, start: 0, length: 60 * s), at: 40 * s)
+        residency.setLoop((20 * s)..<(30 * s))
+        // 10 s of loop + 9 s around the head: ~3.6 MB of 11 MB.
+        let kb = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        #expect(kb >= 3500 && kb <= 3700, "\(kb) KB")
+        // A part queued to follow, cut from the same file, adds its first 4 s.
+        residency.setNext(.init(media: mapped, start: 50 * s, length: 10 * s))
+        let withNext = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        #expect(withNext >= kb + 700 && withNext <= kb + 800, "\(withNext) KB")
+        residency.setLoop(nil)
+        residency.setNext(nil)
+        let bare = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        #expect(bare <= 1700, "\(bare) KB")
+    }
+}
+
+/// The resident size of one mapping, from /proc/self/smaps.
+enum Smaps {
+    static func residentKB(of address: UnsafeRawPointer) -> Int? {
+        // procfs files report size 0: read them to the end rather than by their size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return nil }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let target = UInt(bitPattern: address)
+        var inMapping = false
+        for line in text.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
+               let lo = UInt(line[..<dash], radix: 16), let hi = UInt(line[line.index(after: dash)..<space], radix: 16) {
+                inMapping = lo <= target && target < hi
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ")[1])
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import SegmanceCore
+import SegmanceLibrary
+import SegmanceMedia
+import SegmanceTestSupport
+import SndFile
+import Testing
+@testable import SegmanceSim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The appliance with a real library: sticks offered and imported through the same path
+/// as the daemon's, and the performer's place surviving a restart.
+@Suite struct LibraryFlowTests {
+    let temp = TempDirs()
+    static let rate = 48_000
+
+    /// A stick with one routine "Counting" of one part whose frames count up (see TwinScenarioTests).
+    private func stick() throws -> String {
+        let root = try temp.make("stick")
+        try TestFiles.mkdir(root + "/Counting")
+        try TestFiles.write(TwinScenarioTests.source(frames: 30 * Self.rate), to: root + "/Counting/01 Count.wav")
+        return root
+    }
+
+    private func run(_ text: String, library: Library, stick: String? = nil, autoImport: Bool = false) throws
+        -> (samples: [Int16], output: TwinRun.Output) {
+        var configuration = Appliance.Configuration()
+        configuration.settings.volume = 100
+        configuration.settings.autoImport = autoImport
+        var twin = TwinRun(configuration: configuration)
+        twin.library = library
+        var samples: [Int16] = []
+        let output = try twin.run(try Scenario(parsing: text), stick: stick) { buffer, count in
+            for i in 0..<count * 2 { samples.append(WAVWriter.s16(buffer[i])) }
+        }
+        return (samples, output)
+    }
+
+    @Test func aStickActionIsOfferedAndThePushImportsIt() throws {
+        let stick = try stick()
+        let library = try Library(directory: try temp.make("library"))
+        let (_, output) = try run("1.0 stick \(stick)\n5.0 tap select\n6.0 tap play\n8.0 end", library: library)
+        let lines = output.frames.lines
+        #expect(lines.contains { $0.hasPrefix("    1.002 |Stick found     |1 routine       |") })
+        // When the notice has had its 3 s, the offer waits for the push.
+        #expect(lines.contains { $0.hasPrefix("    4.002 |Stick: 1 routine|Push to import  |") })
+        #expect(output.finalState.routine?.title == "Counting")
+        #expect(output.finalState.transport == .playing)
+        #expect(try library.routines().map(\.title) == ["Counting"])
+        #expect(output.log.contains("import: Counting: added"))
+    }
+
+    @Test func withAutoImportTheStickActionImportsAtOnce() throws {
+        let stick = try stick()
+        let library = try Library(directory: try temp.make("library"))
+        let (_, output) = try run("1.0 stick \(stick)\n1.5 tap play\n3.0 end", library: library, autoImport: true)
+        #expect(output.finalState.transport == .playing)
+        #expect(output.log.contains("import: Counting: added"))
+        #expect(output.finalState.routine?.title == "Counting")
+    }
+
+    /// The daemon restarts: a new appliance on the same library directory (every bit of
+    /// state read back from disk) stands where the performer paused, and PLAY continues
+    /// with the very next sample.
+    @Test func resumeSurvivesARestart() throws {
+        let stick = try stick()
+        let directory = try temp.make("library")
+        let first = try run("0.0 tap play\n4.0 tap play\n5.0 end", library: try Library(directory: directory), stick: stick)
+        #expect(first.output.finalState.transport == .paused)
+        // Saved where PAUSE was pressed (the audio side then ramps out over 240 frames).
+        let paused = try #require(try Library(directory: directory).resume()?.position)
+        #expect(abs(first.output.finalState.position - paused) <= 240)
+        #expect(paused > 3 * Int64(Self.rate) && paused < 5 * Int64(Self.rate))
+
+        let second = try run("1.0 tap play\n3.0 end", library: try Library(directory: directory))
+        let lines = second.output.frames.lines
+        #expect(lines.first?.contains("|Counting        |") == true, "\(lines.first ?? "")")
+        let restored = try #require(lines.first { $0.contains("Count ") })
+        #expect(restored.contains("|▶ 1/1 Count     |0:0\(paused / Int64(Self.rate))/0:30"), "\(restored)")
+        // After the ramp in, the output is the source from the saved frame on, sample for sample.
+        let start = TwinScenarioTests.boundary(after: 1.060)
+        let ramp = 240
+        for k in stride(from: ramp, to: Self.rate, by: 97) {
+            let i = (start + k) * 2
+            #expect(TwinScenarioTests.decode(second.samples[i], second.samples[i + 1]) == Int(paused) + k)
+        }
+    }
+
+    @Test func aLoopSetOnTheDeviceIsThereAfterARestart() throws {
+        let stick = try stick()
+        let directory = try temp.make("library")
+        _ = try run("0.0 tap play\n2.0 tap loop\n4.0 tap loop\n5.0 end", library: try Library(directory: directory), stick: stick)
+        let second = try run("1.0 end", library: try Library(directory: directory))
+        guard case .ab(let loop) = second.output.finalState.loop else {
+            Issue.record("no A-B loop after the restart: \(second.output.finalState.loop)")
+            return
+        }
+        // Marked at the presses, 2 s and 4 s (inputs apply at period boundaries).
+        #expect(loop == ABLoop(a: 2 * Int64(Self.rate), b: 4 * Int64(Self.rate)))
+    }
+
+    /// The daemon's path: the import runs on a worker thread; the control loop waits on the
+    /// runner's descriptor with poll() (no sleeping) and keeps handling events meanwhile.
+    @Test func aThreadedImportReportsThroughItsDescriptor() throws {
+        let stick = try stick()
+        let library = try Library(directory: try temp.make("library"))
+        let runner = try ThreadedImportRunner(importer: Importer(library: library))
+        var configuration = Appliance.Configuration()
+        configuration.settings.autoImport = true
+        let appliance = try Appliance(configuration, library: library, importer: runner)
+        appliance.stickInserted(stick)
+        #expect(appliance.state.importing != nil)
+        var progress: [Int] = []
+        while appliance.state.importing != nil {
+            var fd = pollfd(fd: runner.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&fd, 1, 30_000) == 1)
+            appliance.pollImport()
+            if let p = appliance.state.importing?.percent { progress.append(p) }
+        }
+        #expect(!runner.isRunning)
+        #expect(appliance.state.routine?.title == "Counting")
+        #expect(appliance.state.notice?.notice.lines == ["Stick found", "1 routine"])
+        #expect(appliance.state.pendingNotices.last?.lines == ["Import done", "1 new"])
+        #expect(progress.count >= 2 && progress == progress.sorted(), "\(progress)")
+    }
+}
