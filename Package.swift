@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The pure core: rules of the appliance. Standard library only.
@@ -65,12 +67,21 @@ let package = Package(
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
             "SegmanceMedia", "SndFile", "ALSA",
         ]),
+        // The real-time engine: the render function on its own thread, writing to ALSA.
+        .systemLibrary(name: "CLinuxEvent"),
+        .target(name: "SegmanceEngine", dependencies: [
+            "SegmanceAudio", "SegmanceCore", "SegmanceSim", "ALSA", "CALSA", "CLinuxEvent",
+            .product(name: "Atomics", package: "swift-atomics"),
+        ]),
+        // Test and benchmark only: counts heap calls per thread (interposes malloc).
+        .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "SegmanceSim", "SegmanceEngine", "SegmanceMedia", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim",
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceMedia", "SegmanceEngine", "ALSA",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
         .testTarget(name: "SegmanceCoreTests", dependencies: ["SegmanceCore"]),
@@ -85,6 +96,7 @@ let package = Package(
         .testTarget(name: "SegmanceLibraryTests", dependencies: ["SegmanceLibrary", "SegmanceMedia", "SndFile"]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
+        .testTarget(name: "SegmanceEngineTests", dependencies: ["SegmanceEngine", "CMallocCounter", "SegmanceSim", "SegmanceMedia", "ALSA"]),
         .testTarget(name: "SegmanceSimTests", dependencies: ["SegmanceSim", "SegmanceMedia", "SndFile"]),
     ]
 )

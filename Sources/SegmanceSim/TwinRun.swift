@@ -11,6 +11,8 @@ public struct TwinRun {
     public var periodFrames: Int = 128
     /// Folder that relative `stick` paths in the scenario are resolved against.
     public var baseDirectory: String = "."
+    /// Keep every audio command with the output frame it applied at (`Output.commands`).
+    public var recordsCommands = false
 
     public init(configuration: Appliance.Configuration = .init()) {
         self.configuration = configuration
@@ -23,12 +25,19 @@ public struct TwinRun {
         public var log: [String]
         /// The appliance's state when the run ended.
         public var finalState: PlayerState
+        /// With `recordsCommands`: every command the audio side received and its frame.
+        public var commands: [TimedCommand] = []
+        /// With `recordsCommands`: the appliance as the run left it. Holding it keeps the
+        /// decoded audio that `commands` point into alive, so they can be replayed.
+        public var appliance: Appliance?
     }
 
     /// Runs `scenario`, with `stick` inserted at time 0 if given; audio goes to `sink`.
     public func run(_ scenario: Scenario, stick: String?,
                     sink: (UnsafePointer<Float>, Int) -> Void) -> Output {
-        let appliance = Appliance(configuration)
+        let twin = TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
+        twin.recordsCommands = recordsCommands
+        let appliance = Appliance(configuration, audio: twin)
         var log: [String] = []
         appliance.log = { log.append($0) }
         let rate = Int64(configuration.sampleRate)
@@ -81,7 +90,8 @@ public struct TwinRun {
             frame += Int64(count)
             frames.record(appliance.frame, at: time(ofFrame: frame))
         }
-        return Output(frames: frames, renderedFrames: frame, log: log, finalState: appliance.state)
+        return Output(frames: frames, renderedFrames: frame, log: log, finalState: appliance.state,
+                      commands: twin.sentCommands, appliance: recordsCommands ? appliance : nil)
     }
 
     private func resolve(_ path: String) -> String {
