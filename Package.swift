@@ -80,7 +80,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceMedia", "SegmanceEngine", "ALSA",
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceMedia", "SegmanceEngine", "ALSA", "SndFile",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 

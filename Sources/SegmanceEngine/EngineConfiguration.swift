@@ -22,8 +22,9 @@ public struct EngineConfiguration: Equatable, Sendable {
     /// When the process may not use SCHED_FIFO the thread runs at normal priority and the
     /// engine logs a line saying so.
     public var realtimePriority: Int32?
-    /// Lock the process's memory (`mlockall(MCL_CURRENT | MCL_FUTURE)`) at start when
-    /// permitted, so the render thread never waits for a page-in.
+    /// Lock the process's memory at start when permitted
+    /// (`mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)`): pages stay resident once
+    /// touched, so the render thread never waits for a page to come back from swap.
     public var lockMemory: Bool
     /// Commands that can wait for the render thread at once.
     public var commandCapacity: Int

@@ -110,7 +110,10 @@ public final class RealtimeAudioEngine: AudioEngine {
         guard thread == nil, !stopped else { throw EngineError("the audio engine was already started") }
         var locked = false
         if configuration.lockMemory {
-            if mlockall(Int32(MCL_CURRENT | MCL_FUTURE)) == 0 {
+            // MCL_ONFAULT: every page stays resident once touched, but nothing is faulted
+            // in ahead (mapped media would otherwise count in full against the memory
+            // budget); the library pre-faults the region about to play.
+            if mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) == 0 {
                 locked = true
             } else {
                 log("audio: memory not locked (mlockall: \(String(cString: strerror(errno)))); pages may be swapped out")

@@ -40,14 +40,25 @@ public struct CommandTiming: Equatable, Sendable {
     /// holds `frame` and the frame after it: the first sample a command can change (a
     /// ramp or crossfade starts at its weight 0, its second frame differs).
     public var handedAt: Int64
-    /// `snd_pcm_delay` right after that write: frames queued ahead of the new ones.
+    /// The output frame count right after that write (the clock of the next frame).
+    public var handedThrough: Int64
+    /// `snd_pcm_delay` right after that write: frames from the newest written frame to the
+    /// one sounding now.
     public var delayFrames: Int
 
-    public init(firstEpoch: UInt32, lastEpoch: UInt32, frame: Int64, handedAt: Int64, delayFrames: Int) {
+    public init(firstEpoch: UInt32, lastEpoch: UInt32, frame: Int64, handedAt: Int64,
+                handedThrough: Int64, delayFrames: Int) {
         self.firstEpoch = firstEpoch
         self.lastEpoch = lastEpoch
         self.frame = frame
         self.handedAt = handedAt
+        self.handedThrough = handedThrough
         self.delayFrames = delayFrames
+    }
+
+    /// Frames queued in the device ahead of the first changed sample (`frame + 1`) when
+    /// it was handed over: the device delay minus the frames written after it.
+    public var framesAheadOfChange: Int {
+        max(0, delayFrames - Int(handedThrough - (frame + 1)))
     }
 }

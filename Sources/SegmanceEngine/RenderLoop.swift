@@ -26,7 +26,8 @@ enum RenderLoop {
         if let probe = c.pointee.probe { probe.begin() }
         let period = c.pointee.periodFrames
         var pending = false
-        var timing = CommandTiming(firstEpoch: 0, lastEpoch: 0, frame: 0, handedAt: 0, delayFrames: 0)
+        var timing = CommandTiming(firstEpoch: 0, lastEpoch: 0, frame: 0, handedAt: 0, handedThrough: 0,
+                                   delayFrames: 0)
         while !c.pointee.stopRequested.load(ordering: .relaxed) {
             guard waitForRoom(c) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
@@ -82,6 +83,7 @@ enum RenderLoop {
             }
             if pending && timing.frame &+ 1 < clock {
                 timing.handedAt = monotonicNanoseconds()
+                timing.handedThrough = clock
                 timing.delayFrames = delay
                 pushed = push(c, .applied(timing)) || pushed
                 pending = false
