@@ -10,6 +10,8 @@ packages=(
   libsoxr-dev        # resampling to the output rate at import
   libsqlite3-dev     # the routine library
   lcdproc            # LCDd, a real display server for the LCDproc client tests
+  jackd2             # jackd's dummy backend: a real-time paced sink for the engine tests
+  libasound2-plugins # alsa-lib's jack plugin, the PCM the engine tests write to
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""The real-time engine's figures beside aplay and MPD, on one paced ALSA device.
+
+Run through engine-bench.sh (it installs the peers and builds the release binary).
+Every player runs against the same jackd dummy backend behind alsa-lib's jack plugin,
+which consumes audio in real time like a sound card. Each figure is printed with the
+command that reproduces it.
+"""
+import os, signal, socket, subprocess, sys, time
+
+BENCH = sys.argv[1]          # .build/release/segmance-bench
+WORK = sys.argv[2]           # scratch folder with asound.conf, the audio, the MPD files
+SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
+WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
+EVENTS = int(os.environ.get("EVENTS", "1000"))
+DEVICE = "bench"             # defined in WORK/asound.conf: plug over the jack PCM
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """utime + stime of the whole process (all threads), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def memory(pid):
+    """Peak RSS (VmHWM) and the RSS now without the jack server's shared memory, in MB.
+
+    Every jack client maps and touches jackd's ~100 MB /dev/shm/jack-* segment; on a real
+    sound card that is the device's buffer, not the player's memory, so it is shown apart.
+    """
+    hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+    own = jack = 0
+    name = ""
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 5 and ":" in parts[3]:
+                name = parts[5] if len(parts) > 5 else ""
+            elif parts[0] == "Rss:":
+                if name.startswith("/dev/shm/jack"):
+                    jack += int(parts[1])
+                else:
+                    own += int(parts[1])
+    return hwm / 1024, own / 1024, jack / 1024
+
+
+def window(pid):
+    time.sleep(SETTLE)
+    c0 = cpu_seconds(pid)
+    time.sleep(WINDOW)
+    c1 = cpu_seconds(pid)
+    hwm, own, jack = memory(pid)
+    return (c1 - c0) * 60 / WINDOW, hwm, own, jack
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def segmance():
+    t0 = time.time_ns()
+    proc = subprocess.Popen([BENCH, "play", "--device", DEVICE, "--raw", f"{WORK}/part.raw", "--t0", str(t0)],
+                            stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-play.log", "w"), text=True)
+    ready = float(proc.stdout.readline().strip().split("=")[1])
+    figures = window(proc.pid)
+    stop(proc)
+    return figures, ready
+
+
+def aplay():
+    proc = subprocess.Popen(["aplay", "-q", "-D", DEVICE, f"{WORK}/part.wav"],
+                            stderr=open(f"{WORK}/aplay.log", "w"))
+    figures = window(proc.pid)
+    stop(proc)
+    return figures
+
+
+def mpd():
+    music = f"{WORK}/music"
+    os.makedirs(music, exist_ok=True)
+    if not os.path.exists(f"{music}/part.flac"):
+        os.link(f"{WORK}/part.flac", f"{music}/part.flac")
+    sock = f"{WORK}/mpd.socket"
+    conf = f"{WORK}/mpd.conf"
+    with open(conf, "w") as f:
+        f.write(f'''music_directory "{music}"
+db_file "{WORK}/mpd.db"
+bind_to_address "{sock}"
+log_file "{WORK}/mpd.log"
+audio_output {{
+    type "alsa"
+    name "bench"
+    device "{DEVICE}"
+    mixer_type "none"
+}}
+''')
+    for stale in (sock, f"{WORK}/mpd.db"):
+        if os.path.exists(stale):
+            os.unlink(stale)
+    t0 = time.monotonic()
+    proc = subprocess.Popen(["mpd", "--no-daemon", conf], stderr=open(f"{WORK}/mpd.err", "w"))
+    s = None
+    while s is None:
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock)
+        except OSError:
+            s = None
+            time.sleep(0.001)
+    f = s.makefile("rw")
+    greeting = f.readline()
+    ready = (time.monotonic() - t0) * 1000
+    assert greeting.startswith("OK MPD"), greeting
+
+    def command(text):
+        f.write(text + "\n")
+        f.flush()
+        reply = []
+        while True:
+            line = f.readline()
+            if line.startswith("OK") or line.startswith("ACK"):
+                if line.startswith("ACK"):
+                    raise RuntimeError(f"mpd: {text}: {line.strip()}")
+                return reply
+            reply.append(line)
+
+    command("update")
+    while any(line.startswith("updating_db") for line in command("status")):
+        time.sleep(0.05)
+    command('add "part.flac"')
+    command("repeat 1")
+    command("play")
+    figures = window(proc.pid)
+    s.close()
+    stop(proc)
+    return figures, ready
+
+
+def main():
+    base = f"ALSA_CONFIG_PATH={WORK}/asound.conf JACK_DEFAULT_SERVER={os.environ['JACK_DEFAULT_SERVER']}"
+    print(f"# paced device: jackd -d dummy -r 48000 -p 128 -P 2 behind alsa-lib's jack plugin (PCM '{DEVICE}')")
+    latency = subprocess.run([BENCH, "latency", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS)],
+                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/latency.log", "w"), text=True, check=True)
+    print()
+    print(latency.stdout.rstrip())
+    print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir {WORK} --events {EVENTS}")
+
+    (seg_cpu, seg_hwm, seg_own, seg_jack), seg_ready = segmance()
+    ap_cpu, ap_hwm, ap_own, ap_jack = aplay()
+    (mpd_cpu, mpd_hwm, mpd_own, mpd_jack), mpd_ready = mpd()
+
+    print()
+    print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: a part with an A-B loop 10-18 s and a "
+          f"2 s countdown before each repeat; aplay: WAV; MPD {mpd_version()}: FLAC)")
+    print(f"{'':10} {'CPU s per audio-minute':>24} {'peak RSS (VmHWM)':>18} {'RSS without jackd shm':>22}")
+    for name, cpu, hwm, own in (("segmance", seg_cpu, seg_hwm, seg_own), ("aplay", ap_cpu, ap_hwm, ap_own),
+                                ("mpd", mpd_cpu, mpd_hwm, mpd_own)):
+        print(f"{name:10} {cpu:24.3f} {hwm:15.1f} MB {own:19.1f} MB")
+    ratio = f"{seg_cpu / ap_cpu:.2f}" if ap_cpu > 0 else "n/a"
+    print(f"CPU segmance/aplay = {ratio} (budget <= 1); segmance/mpd = {seg_cpu / mpd_cpu:.2f}; "
+          f"segmance RSS without jackd shm {seg_own:.1f} MB (budget <= 20 MB); the jackd segment is "
+          f"{seg_jack:.0f} MB in every client")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw {WORK}/part.raw & (and aplay -D {DEVICE} "
+          f"{WORK}/part.wav, mpd {WORK}/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
+    print()
+    print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the first period handed to ALSA, "
+          f"no library yet); MPD {mpd_ready:.1f} ms (process start to its protocol greeting, empty database)")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw {WORK}/part.raw --t0 $(date +%s%N)  # prints ready_ms")
+
+
+def mpd_version():
+    out = subprocess.run(["mpd", "--version"], stdout=subprocess.PIPE, text=True).stdout
+    return out.split("\n")[0].split("(")[0].replace("Music Player Daemon", "").strip()
+
+
+main()
