@@ -46,7 +46,8 @@ enum EngineBenchmarks {
         return EngineConfiguration(device: option("device", "default"),
                                    periodFrames: Int(option("period", "128")) ?? 128,
                                    periods: Int(option("periods", "3")) ?? 3,
-                                   realtimePriority: priority > 0 ? priority : nil)
+                                   realtimePriority: priority > 0 ? priority : nil,
+                                   lockMemory: option("lock", "1") != "0")
     }
 
     static func startEngine(_ engine: RealtimeAudioEngine) {

@@ -25,17 +25,19 @@ def cpu_seconds(pid):
 
 
 def memory(pid):
-    """Peak RSS (VmHWM) and the RSS now without the jack server's shared memory, in MB.
+    """Peak RSS (VmHWM), and the RSS now split: anonymous, files, the jack server's segment (MB).
 
     Every jack client maps and touches jackd's ~100 MB /dev/shm/jack-* segment; on a real
     sound card that is the device's buffer, not the player's memory, so it is shown apart.
+    "Files" are mapped files: shared libraries (code shared with every process that
+    uses them) and, for segmance, the mapped PCM.
     """
     hwm = 0
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
-    own = jack = 0
+    anon = files = jack = 0
     name = ""
     with open(f"/proc/{pid}/smaps") as f:
         for line in f:
@@ -43,11 +45,14 @@ def memory(pid):
             if "-" in parts[0] and len(parts) >= 5 and ":" in parts[3]:
                 name = parts[5] if len(parts) > 5 else ""
             elif parts[0] == "Rss:":
+                kb = int(parts[1])
                 if name.startswith("/dev/shm/jack"):
-                    jack += int(parts[1])
+                    jack += kb
+                elif name.startswith("/"):
+                    files += kb
                 else:
-                    own += int(parts[1])
-    return hwm / 1024, own / 1024, jack / 1024
+                    anon += kb
+    return hwm / 1024, anon / 1024, files / 1024, jack / 1024
 
 
 def window(pid):
@@ -55,8 +60,7 @@ def window(pid):
     c0 = cpu_seconds(pid)
     time.sleep(WINDOW)
     c1 = cpu_seconds(pid)
-    hwm, own, jack = memory(pid)
-    return (c1 - c0) * 60 / WINDOW, hwm, own, jack
+    return ((c1 - c0) * 60 / WINDOW,) + memory(pid)
 
 
 def stop(proc):
@@ -98,11 +102,14 @@ def mpd():
 db_file "{WORK}/mpd.db"
 bind_to_address "{sock}"
 log_file "{WORK}/mpd.log"
+zeroconf_enabled "no"
 audio_output {{
     type "alsa"
     name "bench"
     device "{DEVICE}"
     mixer_type "none"
+    # alsa-lib's jack plugin refuses MPD's default 500 ms buffer; 2048 frames it takes.
+    buffer_time "42667"
 }}
 ''')
     for stale in (sock, f"{WORK}/mpd.db"):
@@ -156,21 +163,23 @@ def main():
     print(latency.stdout.rstrip())
     print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir {WORK} --events {EVENTS}")
 
-    (seg_cpu, seg_hwm, seg_own, seg_jack), seg_ready = segmance()
-    ap_cpu, ap_hwm, ap_own, ap_jack = aplay()
-    (mpd_cpu, mpd_hwm, mpd_own, mpd_jack), mpd_ready = mpd()
+    seg, seg_ready = segmance()
+    ap = aplay()
+    mp, mpd_ready = mpd()
 
     print()
     print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: a part with an A-B loop 10-18 s and a "
           f"2 s countdown before each repeat; aplay: WAV; MPD {mpd_version()}: FLAC)")
-    print(f"{'':10} {'CPU s per audio-minute':>24} {'peak RSS (VmHWM)':>18} {'RSS without jackd shm':>22}")
-    for name, cpu, hwm, own in (("segmance", seg_cpu, seg_hwm, seg_own), ("aplay", ap_cpu, ap_hwm, ap_own),
-                                ("mpd", mpd_cpu, mpd_hwm, mpd_own)):
-        print(f"{name:10} {cpu:24.3f} {hwm:15.1f} MB {own:19.1f} MB")
-    ratio = f"{seg_cpu / ap_cpu:.2f}" if ap_cpu > 0 else "n/a"
-    print(f"CPU segmance/aplay = {ratio} (budget <= 1); segmance/mpd = {seg_cpu / mpd_cpu:.2f}; "
-          f"segmance RSS without jackd shm {seg_own:.1f} MB (budget <= 20 MB); the jackd segment is "
-          f"{seg_jack:.0f} MB in every client")
+    print(f"{'':10} {'CPU s per audio-minute':>23} {'peak RSS':>10} {'RSS w/o jackd shm':>18} "
+          f"{'anon':>8} {'files':>8}")
+    for name, (cpu, hwm, anon, files, jack) in (("segmance", seg), ("aplay", ap), ("mpd", mp)):
+        print(f"{name:10} {cpu:23.3f} {hwm:7.1f} MB {anon + files:15.1f} MB {anon:5.1f} MB {files:5.1f} MB")
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b > 0 else "n/a"
+    print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1); segmance/mpd = {ratio(seg[0], mp[0])}; "
+          f"RSS w/o jackd shm segmance/mpd = {ratio(seg[2] + seg[3], mp[2] + mp[3])} (budget 20 MB); "
+          f"jackd's segment adds {seg[4]:.0f} MB to every client's RSS")
     print(f"  command: {base} {BENCH} play --device {DEVICE} --raw {WORK}/part.raw & (and aplay -D {DEVICE} "
           f"{WORK}/part.wav, mpd {WORK}/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
     print()
