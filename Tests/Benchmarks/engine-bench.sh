@@ -2,7 +2,7 @@
 # The real-time engine's figures beside aplay and MPD on one paced ALSA device:
 # input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
 # edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
-# start -> ready. Takes about 5 minutes (WINDOW=60 s per player; EVENTS=1000).
+# start -> ready. Takes about 6 minutes (WINDOW=60 s per player; EVENTS=1000).
 #
 #     Tests/Benchmarks/engine-bench.sh
 set -euo pipefail
@@ -37,7 +37,7 @@ export ALSA_CONFIG_PATH="$work/asound.conf"
 export JACK_DEFAULT_SERVER="$server"
 JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -d dummy -r 48000 -p 128 -P 2 -C 0 >"$work/jackd.log" 2>&1 &
 jackd_pid=$!
-jack_wait -s "$server" -w -t 20 >/dev/null
+jack_wait -s "$server" -w -t 20 >/dev/null 2>&1
 
 "$bench" prepare --dir "$work" >/dev/null
 python3 Tests/Benchmarks/engine_bench.py "$bench" "$work"

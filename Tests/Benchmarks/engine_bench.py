@@ -24,6 +24,18 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def run_nanoseconds(pid):
+    """Time on CPU of the live threads, from /proc/PID/task/*/schedstat (ns resolution)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total
+
+
 def memory(pid):
     """Peak RSS (VmHWM), and the RSS now split: anonymous, files, the jack server's segment (MB).
 
@@ -56,11 +68,12 @@ def memory(pid):
 
 
 def window(pid):
+    """CPU s per audio-minute (utime+stime; and schedstat), then the memory figures."""
     time.sleep(SETTLE)
-    c0 = cpu_seconds(pid)
+    c0, n0 = cpu_seconds(pid), run_nanoseconds(pid)
     time.sleep(WINDOW)
-    c1 = cpu_seconds(pid)
-    return ((c1 - c0) * 60 / WINDOW,) + memory(pid)
+    c1, n1 = cpu_seconds(pid), run_nanoseconds(pid)
+    return ((c1 - c0) * 60 / WINDOW, (n1 - n0) / 1e9 * 60 / WINDOW) + memory(pid)
 
 
 def stop(proc):
@@ -82,8 +95,8 @@ def segmance():
     return figures, ready
 
 
-def aplay():
-    proc = subprocess.Popen(["aplay", "-q", "-D", DEVICE, f"{WORK}/part.wav"],
+def aplay(*options):
+    proc = subprocess.Popen(["aplay", "-q", "-D", DEVICE, *options, f"{WORK}/part.wav"],
                             stderr=open(f"{WORK}/aplay.log", "w"))
     figures = window(proc.pid)
     stop(proc)
@@ -155,37 +168,45 @@ audio_output {{
 
 
 def main():
-    base = f"ALSA_CONFIG_PATH={WORK}/asound.conf JACK_DEFAULT_SERVER={os.environ['JACK_DEFAULT_SERVER']}"
+    # The commands below run inside engine-bench.sh's setup (its jackd, its asound.conf
+    # and audio in WORK); the whole script reproduces every figure.
+    base = "ALSA_CONFIG_PATH=$WORK/asound.conf JACK_DEFAULT_SERVER=$SERVER"
     print(f"# paced device: jackd -d dummy -r 48000 -p 128 -P 2 behind alsa-lib's jack plugin (PCM '{DEVICE}')")
+    print("# reproduce all: Tests/Benchmarks/engine-bench.sh (WORK, SERVER: its scratch folder and jackd)")
     latency = subprocess.run([BENCH, "latency", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS)],
                              stdout=subprocess.PIPE, stderr=open(f"{WORK}/latency.log", "w"), text=True, check=True)
     print()
     print(latency.stdout.rstrip())
-    print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir {WORK} --events {EVENTS}")
+    print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS}")
 
     seg, seg_ready = segmance()
     ap = aplay()
+    ap_low = aplay("--period-size=128", "--buffer-size=384")
     mp, mpd_ready = mpd()
 
     print()
     print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: a part with an A-B loop 10-18 s and a "
-          f"2 s countdown before each repeat; aplay: WAV; MPD {mpd_version()}: FLAC)")
-    print(f"{'':10} {'CPU s per audio-minute':>23} {'peak RSS':>10} {'RSS w/o jackd shm':>18} "
+          f"2 s countdown before each repeat, 128-frame periods x 3; aplay: WAV, its default buffer and at "
+          f"128 x 3; MPD {mpd_version()}: FLAC)")
+    print(f"{'':16} {'CPU s per audio-minute':>22} {'(schedstat)':>11} {'peak RSS':>10} {'RSS w/o jackd shm':>18} "
           f"{'anon':>8} {'files':>8}")
-    for name, (cpu, hwm, anon, files, jack) in (("segmance", seg), ("aplay", ap), ("mpd", mp)):
-        print(f"{name:10} {cpu:23.3f} {hwm:7.1f} MB {anon + files:15.1f} MB {anon:5.1f} MB {files:5.1f} MB")
+    rows = (("segmance", seg), ("aplay", ap), ("aplay 128x3", ap_low), ("mpd", mp))
+    for name, (cpu, sched, hwm, anon, files, jack) in rows:
+        print(f"{name:16} {cpu:22.3f} {sched:11.3f} {hwm:7.1f} MB {anon + files:15.1f} MB {anon:5.1f} MB {files:5.1f} MB")
 
     def ratio(a, b):
         return f"{a / b:.2f}" if b > 0 else "n/a"
-    print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1); segmance/mpd = {ratio(seg[0], mp[0])}; "
-          f"RSS w/o jackd shm segmance/mpd = {ratio(seg[2] + seg[3], mp[2] + mp[3])} (budget 20 MB); "
-          f"jackd's segment adds {seg[4]:.0f} MB to every client's RSS")
-    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw {WORK}/part.raw & (and aplay -D {DEVICE} "
-          f"{WORK}/part.wav, mpd {WORK}/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
+    print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1; schedstat {ratio(seg[1], ap[1])}); "
+          f"segmance/(aplay 128x3) = {ratio(seg[0], ap_low[0])} (schedstat {ratio(seg[1], ap_low[1])}); "
+          f"segmance/mpd = {ratio(seg[0], mp[0])}")
+    print(f"RSS w/o jackd shm: segmance {seg[3] + seg[4]:.1f} MB (budget 20 MB), segmance/mpd = "
+          f"{ratio(seg[3] + seg[4], mp[3] + mp[4])}; jackd's segment adds {seg[5]:.0f} MB to every client's RSS")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw & (and aplay -D {DEVICE} "
+          f"$WORK/part.wav, mpd $WORK/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
     print()
     print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the first period handed to ALSA, "
           f"no library yet); MPD {mpd_ready:.1f} ms (process start to its protocol greeting, empty database)")
-    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw {WORK}/part.raw --t0 $(date +%s%N)  # prints ready_ms")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw --t0 $(date +%s%N)  # prints ready_ms")
 
 
 def mpd_version():
