@@ -17,6 +17,7 @@ struct Interactive {
     var device: String
     var wav: String?
     var periodFrames = 128
+    var periods = 3
 
     static let help = [
         "space play/pause   s stop   , . part   < > routine",
@@ -95,7 +96,8 @@ struct Interactive {
 
     private func openOutput() -> Output {
         var engineConfiguration = EngineConfiguration(device: device, rate: configuration.sampleRate,
-                                                      periodFrames: periodFrames, render: configuration.render)
+                                                      periodFrames: periodFrames, periods: periods,
+                                                      render: configuration.render)
         // The simulator runs in a terminal session: no memory locking of the whole process.
         engineConfiguration.lockMemory = false
         do {

@@ -39,6 +39,12 @@ struct Sim: ParsableCommand {
     @Option(help: "Interactive only: the ALSA PCM to play to.")
     var device: String = "default"
 
+    @Option(help: "Interactive only: frames per ALSA period.")
+    var periodFrames: Int = 128
+
+    @Option(help: "Interactive only: periods in the ALSA buffer.")
+    var periods: Int = 3
+
     func validate() throws {
         guard Settings.countdownChoices.contains(countdown) else {
             throw ValidationError("--countdown must be one of \(Settings.countdownChoices.map(String.init).joined(separator: ", "))")
@@ -61,7 +67,8 @@ struct Sim: ParsableCommand {
         if let scenario {
             try headless(scenario)
         } else {
-            try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav).run()
+            try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav,
+                            periodFrames: periodFrames, periods: periods).run()
         }
     }
 
