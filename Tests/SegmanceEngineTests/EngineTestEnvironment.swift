@@ -1,45 +1,17 @@
-import CALSA
+import ALSA
 import Foundation
 import SegmanceMedia
 
-/// A private ALSA configuration for the engine tests, loaded through `ALSA_CONFIG_PATH`
-/// before the first ALSA call (as in the ALSA tests). `file:` PCMs capture the exact
-/// bytes the engine hands to ALSA; `null` swallows them without pacing; the jack PCMs
-/// are paced by a jackd dummy backend the test starts (`JackServer`).
+/// Scratch files and PCMs for the engine tests. The tests use the system's ALSA
+/// configuration as it is (`file:` captures the exact bytes the engine hands to ALSA,
+/// `null` swallows them without pacing) and define their paced PCM privately
+/// (`PCMDevice(name:definitions:)`), so they never touch `ALSA_CONFIG_PATH`, which the
+/// ALSA tests in the same process set for themselves.
 enum EngineTestEnvironment {
-    /// `plug` over alsa-lib's jack plugin: paced like hardware by the jackd the test runs.
-    static let jackPCM = "segtest_jack"
-    /// A `type file` tap in front of `jackPCM`: paced, and it captures the bytes.
-    static let jackTapPCM = "segtest_jack_tap"
-
     static let directory: URL = {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("segmance-engine-tests", isDirectory: true)
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("asound.conf")
-        let text = """
-            </usr/share/alsa/alsa.conf>
-            pcm.segtest_jack_raw {
-                type jack
-                playback_ports { 0 system:playback_1 1 system:playback_2 }
-            }
-            pcm.\(jackPCM) {
-                type plug
-                slave.pcm "segtest_jack_raw"
-            }
-            pcm.\(jackTapPCM) {
-                @args [ FILE ]
-                @args.FILE { type string }
-                type file
-                slave.pcm "\(jackPCM)"
-                file $FILE
-                format raw
-            }
-
-            """
-        try! text.write(to: config, atomically: true, encoding: .utf8)
-        setenv("ALSA_CONFIG_PATH", config.path, 1)
-        snd_config_update_free_global()
         return directory
     }()
 
@@ -54,9 +26,23 @@ enum EngineTestEnvironment {
         "file:FILE=\(path),FORMAT=raw"
     }
 
-    /// The paced capture PCM writing to `path`.
-    static func jackTap(_ path: String) -> String {
-        "\(jackTapPCM):FILE=\(path)"
+    /// A `type file` tap writing the bytes it is handed to `path`, in front of `plug`
+    /// over alsa-lib's jack plugin: paced in real time by the jackd the test runs.
+    static func jackTap(_ path: String) throws -> PCMDevice {
+        try PCMDevice(name: "segtest_jack_tap", definitions: """
+            pcm.segtest_jack_tap {
+                type file
+                file "\(path)"
+                format raw
+                slave.pcm {
+                    type plug
+                    slave.pcm {
+                        type jack
+                        playback_ports { 0 system:playback_1 1 system:playback_2 }
+                    }
+                }
+            }
+            """)
     }
 
     /// The repository's scenario folder.

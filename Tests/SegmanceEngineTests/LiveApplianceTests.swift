@@ -35,8 +35,7 @@ import Glibc
         /// core whenever its eventfd wakes us.
         func play(_ seconds: Double) {
             let target = engine.framesHanded + Int64(seconds * 48_000)
-            while engine.framesHanded < target {
-                Replay.waitForWake(engine)
+            Replay.wait(engine, until: { engine.framesHanded >= target }) {
                 appliance.pollAudio()
                 log += engine.takeLog()
                 if seen.last != appliance.state.transport { seen.append(appliance.state.transport) }

@@ -1,6 +1,7 @@
 import ALSA
 import CMallocCounter
 import Foundation
+import Testing
 import SegmanceAudio
 import SegmanceCore
 @testable import SegmanceEngine
@@ -76,18 +77,35 @@ struct Replay {
         try engine.start()
         var reports: [AudioReport] = []
         var log: [String] = []
-        while engine.framesHanded < frames || next < commands.count {
+        wait(engine, until: { engine.framesHanded >= frames && next == commands.count || !engine.isRunningOK(log) }) {
             while next < commands.count, engine.send(commands[next]) { next += 1 }
-            waitForWake(engine)
             reports += engine.takeReports()
             log += engine.takeLog()
-            if !engine.isRunningOK(log) { break }
         }
         engine.stop(drain: true)
         reports += engine.takeReports()
         log += engine.takeLog()
         return EngineRun(log: log, reports: reports, xruns: engine.xrunCount, allocations: engine.probeResult,
                          framesHanded: engine.framesHanded, granted: engine.granted)
+    }
+
+    /// Waits on the engine's eventfd until `done`, calling `each` after every wake. Gives
+    /// up with a recorded issue after `timeout` seconds, so a broken engine fails the test
+    /// instead of hanging the run.
+    @discardableResult
+    static func wait(_ engine: RealtimeAudioEngine, timeout: Double = 120,
+                     sourceLocation: SourceLocation = #_sourceLocation,
+                     until done: () -> Bool, each: () -> Void = {}) -> Bool {
+        let deadline = monotonicNanoseconds() + Int64(timeout * 1e9)
+        while !done() {
+            if monotonicNanoseconds() > deadline {
+                Issue.record("timed out after \(timeout) s waiting for the engine", sourceLocation: sourceLocation)
+                return false
+            }
+            waitForWake(engine)
+            each()
+        }
+        return true
     }
 
     /// Blocks until the engine's eventfd is readable, or 100 ms (then the caller looks

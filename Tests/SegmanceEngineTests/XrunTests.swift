@@ -43,15 +43,15 @@ struct XrunTests {
         var log: [String] = []
         var handedAtStall: Int64 = 0
         do {
-            var configuration = EngineConfiguration(device: EngineTestEnvironment.jackTap(path), lockMemory: false)
+            var configuration = EngineConfiguration(lockMemory: false)
             configuration.realtimePriority = nil
-            let engine = try RealtimeAudioEngine(configuration: configuration)
+            let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+                                                 configuration: configuration)
             engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: Int64(frames))), epoch: 1))
             engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
             try engine.start()
             func wait(until done: () -> Bool) {
-                while !done() {
-                    Replay.waitForWake(engine)
+                Replay.wait(engine, timeout: 30, until: done) {
                     _ = engine.takeReports()
                     log += engine.takeLog()
                 }
