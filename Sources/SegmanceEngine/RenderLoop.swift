@@ -117,12 +117,13 @@ enum RenderLoop {
         while offset < frames {
             let result = snd_pcm_writei(c.pointee.pcm, c.pointee.bytes + offset &* c.pointee.bytesPerFrame,
                                         snd_pcm_uframes_t(frames &- offset))
-            if result >= 0 {
+            if result > 0 {
                 offset &+= result
                 continue
             }
             let code = Int32(truncatingIfNeeded: result)
-            if code == -EAGAIN {
+            if result == 0 || code == -EAGAIN {
+                // No room after all (a blocking PCM should not say so): wait, don't spin.
                 _ = snd_pcm_wait(c.pointee.pcm, 200)
                 continue
             }
