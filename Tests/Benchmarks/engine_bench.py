@@ -15,6 +15,8 @@ WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU w
 EVENTS = int(os.environ.get("EVENTS", "1000"))
 DEVICE = "bench"             # defined in WORK/asound.conf: plug over the jack PCM
 TICK = os.sysconf("SC_CLK_TCK")
+THREADS = {}                 # pid -> [(CPU s per audio-minute, thread name)] of the last window
+LAST = []                    # pids in the order measured
 
 
 def cpu_seconds(pid):
@@ -24,16 +26,28 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def run_nanoseconds(pid):
-    """Time on CPU of the live threads, from /proc/PID/task/*/schedstat (ns resolution)."""
-    total = 0
+def thread_nanoseconds(pid):
+    """Time on CPU per live thread {tid: (name, ns)}, from /proc/PID/task/*/schedstat."""
+    threads = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
+            with open(f"/proc/{pid}/task/{task}/comm") as f:
+                name = f.read().strip()
             with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
+                threads[task] = (name, int(f.read().split()[0]))
         except OSError:
             pass
-    return total
+    return threads
+
+
+def busiest_threads(before, after):
+    """CPU s per audio-minute of each thread that ran in the window, busiest first."""
+    rows = []
+    for tid, (name, ns) in after.items():
+        spent = (ns - before.get(tid, (name, 0))[1]) / 1e9 * 60 / WINDOW
+        if spent >= 0.005:
+            rows.append((spent, name))
+    return sorted(rows, reverse=True)
 
 
 def memory(pid):
@@ -70,10 +84,12 @@ def memory(pid):
 def window(pid):
     """CPU s per audio-minute (utime+stime; and schedstat), then the memory figures."""
     time.sleep(SETTLE)
-    c0, n0 = cpu_seconds(pid), run_nanoseconds(pid)
+    c0, t0 = cpu_seconds(pid), thread_nanoseconds(pid)
     time.sleep(WINDOW)
-    c1, n1 = cpu_seconds(pid), run_nanoseconds(pid)
-    return ((c1 - c0) * 60 / WINDOW, (n1 - n0) / 1e9 * 60 / WINDOW) + memory(pid)
+    c1, t1 = cpu_seconds(pid), thread_nanoseconds(pid)
+    threads = busiest_threads(t0, t1)
+    THREADS[pid] = threads
+    return ((c1 - c0) * 60 / WINDOW, sum(spent for spent, _ in threads)) + memory(pid)
 
 
 def stop(proc):
@@ -91,6 +107,7 @@ def segmance():
                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-play.log", "w"), text=True)
     ready = float(proc.stdout.readline().strip().split("=")[1])
     figures = window(proc.pid)
+    LAST.append(proc.pid)
     stop(proc)
     return figures, ready
 
@@ -99,6 +116,7 @@ def aplay(*options):
     proc = subprocess.Popen(["aplay", "-q", "-D", DEVICE, *options, f"{WORK}/part.wav"],
                             stderr=open(f"{WORK}/aplay.log", "w"))
     figures = window(proc.pid)
+    LAST.append(proc.pid)
     stop(proc)
     return figures
 
@@ -162,6 +180,7 @@ audio_output {{
     command("repeat 1")
     command("play")
     figures = window(proc.pid)
+    LAST.append(proc.pid)
     s.close()
     stop(proc)
     return figures, ready
@@ -199,6 +218,10 @@ def main():
     print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1; schedstat {ratio(seg[1], ap[1])}); "
           f"segmance/(aplay 128x3) = {ratio(seg[0], ap_low[0])} (schedstat {ratio(seg[1], ap_low[1])}); "
           f"segmance/mpd = {ratio(seg[0], mp[0])}")
+    names = ("segmance", "aplay", "aplay 128x3", "mpd")
+    print("by thread (schedstat, CPU s per audio-minute; the jack plugin runs a thread in every client): "
+          + "; ".join(f"{name}: " + ", ".join(f"{t} {spent:.3f}" for spent, t in THREADS[pid][:3])
+                      for name, pid in zip(names, LAST)))
     print(f"RSS w/o jackd shm: segmance {seg[3] + seg[4]:.1f} MB (budget 20 MB), segmance/mpd = "
           f"{ratio(seg[3] + seg[4], mp[3] + mp[4])}; jackd's segment adds {seg[5]:.0f} MB to every client's RSS")
     print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw & (and aplay -D {DEVICE} "
