@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The pure core: rules of the appliance. Standard library only.
@@ -65,18 +67,30 @@ let package = Package(
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
             "SegmanceMedia", "SegmanceLibrary", "SndFile", "ALSA",
         ]),
+        // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceSim", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
+            "SegmanceEngine",
         ]),
+        // The real-time engine: the render function on its own thread, writing to ALSA.
+        .target(name: "SegmanceEngine", dependencies: [
+            "SegmanceAudio", "SegmanceCore", "SegmanceSim", "ALSA", "CALSA", "CLinuxSystem",
+            .product(name: "Atomics", package: "swift-atomics"),
+        ]),
+        // Test and benchmark only: counts heap calls per thread (interposes malloc).
+        .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "SegmanceSim", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon", "SegmanceBoard",
+            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SndFile",
+            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
+            "ALSA", "SndFile",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
         .testTarget(name: "SegmanceCoreTests", dependencies: ["SegmanceCore"]),
@@ -99,7 +113,10 @@ let package = Package(
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceSim", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceTestSupport",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport",
+        ]),
+        .testTarget(name: "SegmanceEngineTests", dependencies: [
+            "SegmanceEngine", "CMallocCounter", "SegmanceSim", "SegmanceMedia", "ALSA",
         ]),
         .testTarget(name: "SegmanceSimTests", dependencies: [
             "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Segmance Box needs to build, test and run the simulator
 # (Debian 12 bookworm / Raspberry Pi OS bookworm). Safe to run again.
+# Extra package names given as arguments are installed too (install-bench-deps.sh).
 set -euo pipefail
 packages=(
   pkg-config
@@ -10,5 +11,8 @@ packages=(
   libsoxr-dev        # resampling to the output rate at import
   libsqlite3-dev     # the routine library
   lcdproc            # LCDd, a real display server for the LCDproc client tests
+  jackd2             # jackd's dummy backend: a real-time paced sink for the engine tests
+  libasound2-plugins # alsa-lib's jack plugin, the PCM the engine tests write to
+  "$@"
 )
 exec "$(dirname "$0")/apt-install.sh" install-deps "${packages[@]}"

@@ -18,6 +18,8 @@ public final class PCMDevice: @unchecked Sendable {
     public let handle: OpaquePointer
     /// What `configure` last granted; nil before.
     public internal(set) var configuration: PCMConfiguration?
+    /// The private configuration tree the PCM was opened from, if any; freed after it.
+    private let localDefinitions: OpaquePointer?
 
     /// Opens a PCM (`snd_pcm_open`). With `nonBlocking`, writes that find no room return 0
     /// instead of waiting.
@@ -31,10 +33,47 @@ public final class PCMDevice: @unchecked Sendable {
         self.name = name
         self.stream = stream
         self.handle = pcm
+        localDefinitions = nil
+    }
+
+    /// Opens `name` as defined in `definitions`, ALSA configuration text such as
+    /// `pcm.tap { type file slave.pcm "null" file "/tmp/x.raw" format raw }`
+    /// (`snd_pcm_open_lconf`). The process's global ALSA configuration is neither read nor
+    /// changed, so PCMs can be defined privately while other code uses alsa-lib.
+    /// Plugin types the text does not define (`jack`, …) load from alsa-lib's plugin folder.
+    public init(name: String, definitions: String, stream: PCMStream = .playback) throws(ALSAError) {
+        var tree: OpaquePointer?
+        var result = snd_config_top(&tree)
+        guard result >= 0, let tree else {
+            throw ALSAError(function: "snd_config_top", pcm: name, result: result)
+        }
+        var input: OpaquePointer?
+        result = definitions.withCString { snd_input_buffer_open(&input, $0, -1) }
+        if result >= 0, let input {
+            result = snd_config_load(tree, input)
+            snd_input_close(input)
+        }
+        guard result >= 0 else {
+            snd_config_delete(tree)
+            throw ALSAError(function: "snd_config_load", pcm: name, result: result,
+                            detail: "the PCM definitions do not parse")
+        }
+        var pcm: OpaquePointer?
+        result = snd_pcm_open_lconf(&pcm, name, stream.alsaStream, 0, tree)
+        guard result >= 0, let pcm else {
+            snd_config_delete(tree)
+            throw ALSAError(function: "snd_pcm_open_lconf", pcm: name, result: result < 0 ? result : -EINVAL,
+                            detail: "cannot open \(stream == .playback ? "playback" : "capture") PCM '\(name)'")
+        }
+        self.name = name
+        self.stream = stream
+        handle = pcm
+        localDefinitions = tree
     }
 
     deinit {
         snd_pcm_close(handle)
+        if let localDefinitions { snd_config_delete(localDefinitions) }
     }
 
     /// The PCM's own name as alsa-lib reports it (`snd_pcm_name`).

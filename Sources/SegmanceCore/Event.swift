@@ -32,6 +32,9 @@ public enum Event: Equatable, Sendable {
     case importFinished(ImportSummary)
     /// Something to tell the performer (stick found, a problem, import progress).
     case notice(Notice)
+    /// The appliance is about to stop (the service is stopped, the board shuts down):
+    /// the audio ramps out instead of being cut, and where the performer was is kept.
+    case shuttingDown
 }
 
 /// A message for the screen, shown for a while.

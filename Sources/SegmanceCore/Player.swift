@@ -24,6 +24,8 @@ public enum Player {
         case .notice(let notice):
             enqueue(notice, &state)
             return []
+        case .shuttingDown:
+            return shutDown(&state)
         case .routinesLoaded(let routines):
             return routinesLoaded(routines, &state)
         case .restored(let snapshot):
@@ -147,6 +149,18 @@ public enum Player {
         case .playing:
             state.transport = .paused
             return [.audio(.pause, epoch: bumpEpoch(&state))] + resumeEffect(state)
+        }
+    }
+
+    /// Playing: paused, as PLAY would. Counting down: the countdown is cancelled as PLAY
+    /// would, back to where it began. The place is kept either way.
+    private static func shutDown(_ state: inout PlayerState) -> [Effect] {
+        switch state.transport {
+        case .playing, .countingDown:
+            let effects = togglePlay(&state)
+            return effects.contains { if case .persist = $0 { true } else { false } } ? effects : effects + resumeEffect(state)
+        case .stopped, .paused:
+            return resumeEffect(state)
         }
     }
 

@@ -20,7 +20,8 @@ public final class Daemon {
         public var wakeDescriptor: Int32?
         /// Lines the audio side wants logged (xruns, scheduling granted), drained by the loop.
         public var takeLog: () -> [String]
-        /// Lets what is queued play out, then ends the audio side.
+        /// Lets what was sent (the ramp-out of the last pause) and what is queued play out,
+        /// then ends the audio side.
         public var shutdown: () -> Void
 
         public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
@@ -164,7 +165,7 @@ public final class Daemon {
             }
             dispatch(inputs.advance(to: now))
             appliance.pollAudio()
-            for line in audio.takeLog() { log("audio: \(line)") }
+            for line in audio.takeLog() { log(line) }
             if now >= nextTick {
                 appliance.send(.clock(now))
                 nextTick = now + Self.tickNanoseconds
@@ -176,13 +177,15 @@ public final class Daemon {
             }
         }
         notifier.notify("STOPPING=1")
+        // Pause (the audio ramps out, the place is saved) before the audio side ends.
+        appliance.send(.shuttingDown)
         // An import in flight is abandoned cleanly: the routine it was on stays as it was.
         if importer.isRunning {
             importer.cancel()
             _ = importer.waitUntilFinished()
         }
         audio.shutdown()
-        for line in audio.takeLog() { log("audio: \(line)") }
+        for line in audio.takeLog() { log(line) }
         display.stop()
         log("stopped")
     }

@@ -153,6 +153,13 @@ public final class Appliance {
         send(.stickInserted(StickOffer(path: path, routines: scan.routines.count)))
     }
 
+    /// Inserts the stick at `path` and imports it at once, as if the performer had answered
+    /// the offer (`sim --stick`, tools and benchmarks).
+    public func importStick(_ path: String) {
+        stickInserted(path)
+        send(.importRequested)
+    }
+
     /// The stick at `path` went away; an import from it stops, what was imported stays.
     public func stickRemoved(_ path: String) {
         send(.stickRemoved(path: path))

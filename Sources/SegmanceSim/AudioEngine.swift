@@ -16,12 +16,23 @@ public protocol AudioEngine: AnyObject {
 /// The twin's audio side: the render function called directly, in virtual time.
 public final class TwinAudio: AudioEngine {
     private var renderer: Renderer
+    /// When set, every command sent is kept in `sentCommands` with the frame it applies at,
+    /// so a run can be replayed into another engine frame for frame.
+    public var recordsCommands = false
+    /// The commands sent while `recordsCommands` was set, in order.
+    public private(set) var sentCommands: [TimedCommand] = []
 
     public init(sampleRate: Int, config: RenderConfig) {
         renderer = Renderer(sampleRate: sampleRate, config: config)
     }
 
-    public func send(_ command: StampedCommand) { renderer.apply(command) }
+    public func send(_ command: StampedCommand) {
+        if recordsCommands { sentCommands.append(TimedCommand(command, frame: renderer.clock)) }
+        renderer.apply(command)
+    }
+
+    /// Output frames rendered so far.
+    public var clock: Int64 { renderer.clock }
 
     public func takeReports() -> [AudioReport] { renderer.takeReports().map(\.report) }
 

@@ -15,6 +15,8 @@ public struct TwinRun {
     /// The library to play from and import into; nil: a fresh temporary one for the run,
     /// so that every run starts from the same empty library.
     public var library: Library?
+    /// Keep every audio command with the output frame it applied at (`Output.commands`).
+    public var recordsCommands = false
 
     public init(configuration: Appliance.Configuration = .init()) {
         self.configuration = configuration
@@ -27,6 +29,11 @@ public struct TwinRun {
         public var log: [String]
         /// The appliance's state when the run ended.
         public var finalState: PlayerState
+        /// With `recordsCommands`: every command the audio side received and its frame.
+        public var commands: [TimedCommand] = []
+        /// With `recordsCommands`: the appliance as the run left it. Holding it keeps the
+        /// decoded audio that `commands` point into alive, so they can be replayed.
+        public var appliance: Appliance?
     }
 
     /// Runs `scenario`, with `stick` inserted and imported at time 0 if given; audio goes to
@@ -34,15 +41,16 @@ public struct TwinRun {
     /// offers it (push to import) or imports it at once with *Auto import* on.
     public func run(_ scenario: Scenario, stick: String?,
                     sink: (UnsafePointer<Float>, Int) -> Void) throws -> Output {
-        let appliance = try Appliance(configuration, library: library)
+        let twin = TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
+        twin.recordsCommands = recordsCommands
+        let appliance = try Appliance(configuration, audio: twin, library: library)
         let log = LogLines()
         appliance.log = { log.lines.append($0) }
         let rate = Int64(configuration.sampleRate)
         func time(ofFrame f: Int64) -> Int64 { f * 1_000_000_000 / rate }
 
         if let stick {
-            appliance.stickInserted(resolve(stick))
-            appliance.send(.importRequested)
+            appliance.importStick(resolve(stick))
         }
 
         // Every scheduled input, in time order (stable for equal times).
@@ -90,7 +98,8 @@ public struct TwinRun {
             frame += Int64(count)
             frames.record(appliance.frame, at: time(ofFrame: frame))
         }
-        return Output(frames: frames, renderedFrames: frame, log: log.lines, finalState: appliance.state)
+        return Output(frames: frames, renderedFrames: frame, log: log.lines, finalState: appliance.state,
+                      commands: twin.sentCommands, appliance: recordsCommands ? appliance : nil)
     }
 
     private func resolve(_ path: String) -> String {

@@ -1,6 +1,6 @@
-import ALSA
 import CharacterDisplay
 import SegmanceCore
+import SegmanceEngine
 import SegmanceLibrary
 import SegmanceScreen
 import SegmanceSim
@@ -9,8 +9,9 @@ import Glibc
 #endif
 
 /// The simulator in a terminal: the LCD drawn as a box, keys for the buttons, arrows for
-/// the encoder; audio to an ALSA PCM by plain blocking writes, or to a WAV file when
-/// there is no sound card.
+/// the encoder; audio through the real-time engine to an ALSA PCM (its render thread paces
+/// itself, this loop polls for keys and the engine's reports), or, when there is no
+/// sound card, through the twin's renderer to a WAV file in real time.
 struct Interactive {
     var configuration: Appliance.Configuration
     var stick: String?
@@ -19,6 +20,7 @@ struct Interactive {
     /// The library to play from; nil: a temporary one.
     var library: Library?
     var periodFrames = 128
+    var periods = 3
 
     static let help = [
         "space play/pause   s stop   , . part   < > routine",
@@ -33,86 +35,119 @@ struct Interactive {
         let library = try self.library ?? Library(directory: temporary!.path, sampleRate: configuration.sampleRate)
         // Imports run on a worker thread, as in the daemon: the keys and the audio go on meanwhile.
         let runner = try ThreadedImportRunner(importer: Importer(library: library))
-        let appliance = try Appliance(configuration, library: library, importer: runner)
+        let output = openOutput()
+        let appliance: Appliance
+        switch output {
+        case .engine(let engine): appliance = try Appliance(configuration, audio: engine, library: library, importer: runner)
+        case .wav: appliance = try Appliance(configuration, library: library, importer: runner)
+        }
         var logLines: [String] = []
         appliance.log = { logLines.append($0) }
-        if let stick {
-            appliance.stickInserted(stick)
-            appliance.send(.importRequested)
-        }
+        if let stick { appliance.importStick(stick) }
+        if case .engine(let engine) = output { try engine.start() }
 
-        let output = try openOutput()
         let terminal = RawTerminal()
         defer { terminal.restore() }
         print("\u{1B}[2J", terminator: "")
-
         let display = TerminalDisplay(columns: configuration.columns, rows: configuration.rows, write: Console.out)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
-        defer { buffer.deallocate() }
         let start = monotonicNanoseconds()
         var lastFrame: Frame?
+        var lastFooter: [String] = []
         var quit = false
-        var periodDeadline = start
-        let periodNanoseconds = Int64(periodFrames) * 1_000_000_000 / Int64(configuration.sampleRate)
         while !quit {
-            let now = monotonicNanoseconds() - start
+            switch output {
+            case .engine(let engine):
+                // The render thread paces itself; this loop sleeps in poll until a key, a
+                // report from the render thread or the import, or 10 ms for the controls' deadlines.
+                var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: runner.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 3, 10)
+                appliance.pollAudio()
+                logLines += engine.takeLog()
+            case .wav(let writer, let buffer):
+                writer.render(appliance, into: buffer, frames: periodFrames)
+            }
+            appliance.pollImport()
             for key in terminal.pendingKeys() {
                 switch key {
                 case .quit: quit = true
                 case .event(let event): appliance.send(event)
                 }
             }
-            appliance.pollImport()
-            appliance.advance(to: now)
-            appliance.render(into: buffer, frames: periodFrames)
-            switch output {
-            case .alsa(let writer):
-                // Blocks: the device paces the loop.
-                try writer.write(UnsafeBufferPointer(start: buffer, count: periodFrames * 2))
-            case .wav(let writer):
-                writer.write(buffer, frames: periodFrames)
-                periodDeadline += periodNanoseconds
-                sleep(until: periodDeadline)
-            }
+            appliance.advance(to: monotonicNanoseconds() - start)
             let frame = appliance.frame
-            if frame != lastFrame {
+            let footer = Self.help + [output.description] + logLines.suffix(3)
+            if frame != lastFrame || footer != lastFooter {
                 lastFrame = frame
-                display.footer = Self.help + [output.description] + logLines.suffix(3)
+                lastFooter = footer
+                display.footer = footer
                 display.show(frame)
             }
         }
-        if case .wav(let writer) = output { try writer.finish() }
+        switch output {
+        case .engine(let engine): engine.stop(drain: true)
+        case .wav(let writer, _): try writer.finish()
+        }
         print("\u{1B}[2J\u{1B}[H", terminator: "")
     }
 
     enum Output: CustomStringConvertible {
-        case alsa(BlockingPCMWriter)
-        case wav(WAVWriter)
+        /// The real-time engine on an ALSA device.
+        case engine(RealtimeAudioEngine)
+        /// No device: the twin's renderer in this loop, paced by the clock, into a WAV.
+        case wav(PacedWAV, UnsafeMutablePointer<Float>)
         var description: String {
             switch self {
-            case .alsa: return "audio: ALSA"
-            case .wav(let w): return "audio: no sound card, writing \(w.path)"
+            case .engine(let e): return "audio: \(e.device.name), real-time engine"
+            case .wav(let w, _): return "audio: no sound card, writing \(w.writer.path)"
             }
         }
     }
 
-    private func openOutput() throws -> Output {
+    private func openOutput() -> Output {
+        var engineConfiguration = EngineConfiguration(device: device, rate: configuration.sampleRate,
+                                                      periodFrames: periodFrames, periods: periods,
+                                                      render: configuration.render)
+        // The simulator runs in a terminal session: no memory locking of the whole process.
+        engineConfiguration.lockMemory = false
         do {
-            let pcm = try PCMDevice(name: device)
-            try pcm.configure(PCMConfiguration(rate: configuration.sampleRate, periodFrames: periodFrames))
-            return .alsa(try BlockingPCMWriter(device: pcm, chunkFrames: periodFrames))
+            return .engine(try RealtimeAudioEngine(configuration: engineConfiguration))
         } catch {
             let path = wav ?? "segmance-sim.wav"
             Console.error("No sound card (\(error)); writing the audio to \(path) instead.\n")
-            return .wav(try WAVWriter(path: path, sampleRate: configuration.sampleRate))
+            do {
+                let writer = try WAVWriter(path: path, sampleRate: configuration.sampleRate)
+                let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
+                return .wav(PacedWAV(writer: writer, periodFrames: periodFrames, sampleRate: configuration.sampleRate), buffer)
+            } catch {
+                Console.error("\(error)\n")
+                exit(1)
+            }
         }
     }
 }
 
-func monotonicNanoseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+/// The twin's renderer driven from the interactive loop into a WAV file, a period at a
+/// time, sleeping to keep real time (there is no device to pace it).
+final class PacedWAV {
+    let writer: WAVWriter
+    let periodNanoseconds: Int64
+    private var deadline = monotonicNanoseconds()
+
+    init(writer: WAVWriter, periodFrames: Int, sampleRate: Int) {
+        self.writer = writer
+        periodNanoseconds = Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate)
+    }
+
+    func render(_ appliance: Appliance, into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        appliance.render(into: buffer, frames: frames)
+        writer.write(buffer, frames: frames)
+        deadline += periodNanoseconds
+        sleep(until: deadline)
+    }
+
+    func finish() throws { try writer.finish() }
 }
 
 /// Sleeps until an absolute CLOCK_MONOTONIC time (ns).

@@ -5,5 +5,5 @@ struct Segmance: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segmance",
         abstract: "Segmance Box: rehearse routines from a USB stick, hands-free.",
-        subcommands: [Sim.self, DemoStick.self, Devices.self, Stick.self, Import.self, LibraryCommand.self])
+        subcommands: [Run.self, Sim.self, DemoStick.self, Devices.self, Stick.self, Import.self, LibraryCommand.self])
 }

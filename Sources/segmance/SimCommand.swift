@@ -46,6 +46,12 @@ struct Sim: ParsableCommand {
     @Option(help: "Interactive only: the ALSA PCM to play to.")
     var device: String = "default"
 
+    @Option(help: "Interactive only: frames per ALSA period.")
+    var periodFrames: Int = 128
+
+    @Option(help: "Interactive only: periods in the ALSA buffer.")
+    var periods: Int = 3
+
     func validate() throws {
         guard Settings.countdownChoices.contains(countdown) else {
             throw ValidationError("--countdown must be one of \(Settings.countdownChoices.map(String.init).joined(separator: ", "))")
@@ -70,7 +76,8 @@ struct Sim: ParsableCommand {
             try headless(scenario)
         } else {
             try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav,
-                            library: try library.map { try Library(directory: $0, sampleRate: rate) }).run()
+                            library: try library.map { try Library(directory: $0, sampleRate: rate) },
+                            periodFrames: periodFrames, periods: periods).run()
         }
     }
 

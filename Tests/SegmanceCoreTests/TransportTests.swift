@@ -139,3 +139,40 @@ import Testing
         store.send(.booted, [.audio(.setVolume(65), epoch: store.state.epoch)])
     }
 }
+
+@Suite struct ShutdownTests {
+    typealias F = Fixture
+
+    @Test func shuttingDownWhilePlayingPausesAndKeepsThePlace() {
+        var store = TestStore(F.loaded())
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        store.send(F.report(store.state, .position(F.s(12)))) { $0.position = F.s(12) }
+        let e = store.state.epoch + 1
+        store.send(.shuttingDown, [.audio(.pause, epoch: e), F.resume(F.salsa, 0, at: F.s(12))]) {
+            $0.transport = .paused
+            $0.epoch = e
+        }
+    }
+
+    @Test func shuttingDownDuringACountdownCancelsItAndKeepsThePlace() {
+        var state = F.loaded()
+        state.settings.countdown = 3
+        var store = TestStore(state)
+        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        let e = store.state.epoch + 1
+        store.send(.shuttingDown, [.audio(.stop, epoch: e), F.resume(F.salsa, 0)]) {
+            $0.transport = .stopped
+            $0.epoch = e
+        }
+    }
+
+    @Test func shuttingDownWhileStoppedOnlyKeepsThePlace() {
+        var store = TestStore(F.loaded())
+        store.send(.shuttingDown, [F.resume(F.salsa, 0)])
+    }
+
+    @Test func shuttingDownWithNothingLoadedDoesNothing() {
+        var store = TestStore(PlayerState())
+        store.send(.shuttingDown, [])
+    }
+}

@@ -1,0 +1,196 @@
+import Histogram
+import SegmanceAudio
+import SegmanceCore
+import SegmanceEngine
+import SegmanceMedia
+import SegmanceSim
+import SndFile
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real-time engine's figures, each a subcommand that Tests/Benchmarks/engine-bench.sh
+/// runs on a paced ALSA device (jackd's dummy backend behind alsa-lib's jack plugin).
+enum EngineBenchmarks {
+    static let rate = 48_000
+
+    /// Writes the benchmark's audio into `directory`: 90 s of the demo stick's "Groove"
+    /// (48 kHz stereo) as `part.wav` (for aplay), `part.flac` (for MPD), `part.raw` (raw
+    /// S16, mapped by `play` as the library maps its PCM) and `stick/Bench/01 Part.wav`
+    /// (a stick for `latency`).
+    static func prepare(directory: String) {
+        do {
+            try DemoStick.write(to: directory + "/demo")
+            let groove = try SoundFile(readingFrom: directory + "/demo/Warm-up Session/02 Groove.flac")
+            let once = try groove.readAllInt16()
+            let samples = once + once + once
+            mkdir(directory + "/stick", 0o755)
+            mkdir(directory + "/stick/Bench", 0o755)
+            for (path, format) in [("part.wav", SoundFileWriteFormat.wavPCM16), ("part.flac", .flac16),
+                                   ("stick/Bench/01 Part.wav", .wavPCM16)] {
+                let file = try SoundFile(writingTo: directory + "/" + path, format: format, sampleRate: rate, channels: 2)
+                try file.write(samples)
+                try file.close()
+            }
+            guard let raw = fopen(directory + "/part.raw", "wb") else { fail("cannot write \(directory)/part.raw") }
+            samples.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, raw) }
+            fclose(raw)
+            print("prepared \(samples.count / 2 / rate) s of audio in \(directory)")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    static func engineConfiguration() -> EngineConfiguration {
+        let priority = Int32(option("priority", "70")) ?? 70
+        return EngineConfiguration(device: option("device", "default"),
+                                   periodFrames: Int(option("period", "128")) ?? 128,
+                                   periods: Int(option("periods", "3")) ?? 3,
+                                   realtimePriority: priority > 0 ? priority : nil,
+                                   lockMemory: option("lock", "1") != "0")
+    }
+
+    static func startEngine(_ engine: RealtimeAudioEngine) {
+        do { try engine.start() } catch { fail("\(error)") }
+        for line in engine.takeLog() { printError(line + "\n") }
+    }
+
+    // MARK: Input event to first changed sample
+
+    /// Plays the stick's part through the appliance (reducer and all) and sends it
+    /// `--events` inputs (seek +1 s, seek -1 s, pause, play, …) 20–45 ms apart. For each:
+    /// the time from the input event to the return of the `snd_pcm_writei` that handed
+    /// ALSA the first sample it changed (measured on the render thread), and that plus
+    /// the audio queued ahead of that sample in the device (`snd_pcm_delay` after the
+    /// write, less the frames written after the sample) as the edge-to-sound estimate.
+    static func latency() {
+        let directory = option("dir", "/tmp/segmance-engine-bench")
+        let events = Int(option("events", "1000")) ?? 1000
+        let engine: RealtimeAudioEngine
+        do { engine = try RealtimeAudioEngine(configuration: engineConfiguration()) } catch { fail("\(error)") }
+        engine.recordsTimings = true
+        var configuration = Appliance.Configuration()
+        configuration.settings = Settings(countdown: 0, volume: 100)
+        let appliance: Appliance
+        do { appliance = try Appliance(configuration, audio: engine) } catch { fail("\(error)") }
+        appliance.importStick(directory + "/stick")
+        startEngine(engine)
+        let start = monotonicNanoseconds()
+
+        var timings: [CommandTiming] = []
+        func run(until deadline: Int64) {
+            while true {
+                let now = monotonicNanoseconds()
+                if now >= deadline { break }
+                var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+                appliance.pollAudio()
+                appliance.advance(to: monotonicNanoseconds() - start)
+                timings += engine.takeTimings()
+                for line in engine.takeLog() { printError(line + "\n") }
+            }
+        }
+        appliance.send(.buttonPressed(.play))
+        run(until: monotonicNanoseconds() + 1_000_000_000)
+
+        let cycle: [Event] = [.encoderTurned(1), .encoderTurned(-1), .buttonPressed(.play), .buttonPressed(.play)]
+        var eventOfEpoch: [UInt32: Int] = [:]
+        var sentAt: [Int64] = []
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<events {
+            run(until: monotonicNanoseconds() + Int64.random(in: 20_000_000...45_000_000, using: &generator))
+            let before = appliance.state.epoch
+            let t0 = monotonicNanoseconds()
+            appliance.send(cycle[i % cycle.count])
+            sentAt.append(t0)
+            var e = before &+ 1
+            while e != appliance.state.epoch &+ 1 {
+                eventOfEpoch[e] = i
+                e &+= 1
+            }
+        }
+        run(until: monotonicNanoseconds() + 200_000_000)
+        engine.stop(drain: false)
+
+        var inside = Histogram<UInt64>(highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: .three)
+        var toSound = Histogram<UInt64>(highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: .three)
+        var delays = Histogram<UInt64>(highestTrackableValue: 10_000_000, numberOfSignificantValueDigits: .three)
+        var measured = Set<Int>()
+        for timing in timings {
+            var e = timing.firstEpoch
+            while true {
+                if let i = eventOfEpoch[e], !measured.contains(i) {
+                    measured.insert(i)
+                    let handed = UInt64(max(0, timing.handedAt - sentAt[i]) / 1000)
+                    let delay = UInt64(timing.framesAheadOfChange * 1_000_000 / engine.granted.rate)
+                    inside.record(handed)
+                    delays.record(delay)
+                    toSound.record(handed + delay)
+                }
+                if e == timing.lastEpoch { break }
+                e &+= 1
+            }
+        }
+        func ms(_ us: UInt64) -> String { String(format2: Double(us) / 1000) }
+        let period = Double(engine.granted.periodFrames) * 1000 / Double(engine.granted.rate)
+        print("latency: \(measured.count) of \(events) input events measured (seek, pause, play) on \(engine.device.name), "
+            + "period \(engine.granted.periodFrames) frames (\(String(format2: period)) ms) × \(engine.granted.periodCount); "
+            + "render thread " + (engine.scheduling?.fifoPriority.map { "SCHED_FIFO \($0)" } ?? "normal priority"))
+        print("latency: input event -> first changed sample handed to ALSA: p50 \(ms(inside.valueAtPercentile(50))) ms, "
+            + "p99 \(ms(inside.valueAtPercentile(99))) ms, max \(ms(inside.max)) ms")
+        print("latency: audio queued ahead of that sample (snd_pcm_delay after the write, less the frames after it): p50 \(ms(delays.valueAtPercentile(50))) ms, "
+            + "p99 \(ms(delays.valueAtPercentile(99))) ms")
+        print("latency: edge -> sound estimate (handed + delay): p50 \(ms(toSound.valueAtPercentile(50))) ms, "
+            + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budget 10 ms); xruns \(engine.xrunCount)")
+    }
+
+    // MARK: A player process for CPU, memory and start-up figures
+
+    nonisolated(unsafe) static var terminated: sig_atomic_t = 0
+
+    /// Plays `--raw` (mapped, as the library maps its PCM) through the engine with an A–B
+    /// loop (10 s – 18 s) and a 2 s countdown before each repeat, after a 3 s countdown,
+    /// until SIGTERM; then drains and exits. Prints `ready_ms=…`: from `--t0` (CLOCK_REALTIME
+    /// ns when the caller started the process) to the first period handed to ALSA.
+    static func play() {
+        let t0 = Int64(option("t0", "")) ?? realtimeNanoseconds()
+        signal(SIGTERM) { _ in EngineBenchmarks.terminated = 1 }
+        signal(SIGINT) { _ in EngineBenchmarks.terminated = 1 }
+        let engine: RealtimeAudioEngine
+        do { engine = try RealtimeAudioEngine(configuration: engineConfiguration()) } catch { fail("\(error)") }
+        startEngine(engine)
+        while engine.framesHanded == 0 {
+            var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 1)
+        }
+        let ready = realtimeNanoseconds()
+        // Unbuffered: the script reads this line while the process runs.
+        printOut("ready_ms=\(String(format2: Double(ready - t0) / 1e6))\n")
+
+        let pcm = MappedPCM(path: option("raw", "/tmp/segmance-engine-bench/part.raw"))
+        let r = Int64(rate)
+        engine.send(StampedCommand(.load(PCMSlice(base: pcm.base, frames: pcm.frames)), epoch: 1))
+        engine.send(StampedCommand(.setLoop(start: 10 * r, end: 18 * r, countdownBeforeRepeat: 2), epoch: 1))
+        engine.send(StampedCommand(.play(from: 0, countdown: 3), epoch: 1))
+        var loops = 0
+        while terminated == 0 {
+            var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 500)
+            for report in engine.takeReports() where report.kind == .looped { loops += 1 }
+            for line in engine.takeLog() { printError(line + "\n") }
+        }
+        engine.stop(drain: true)
+        for line in engine.takeLog() { printError(line + "\n") }
+        printError("play: \(loops) loop repeats, \(engine.xrunCount) xruns, \(engine.framesHanded) frames handed\n")
+        withExtendedLifetime(pcm) {}
+    }
+}
+
+extension String {
+    /// Two decimals, without Foundation.
+    init(format2 value: Double) {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,90 @@
+import ALSA
+import SegmanceAudio
+
+/// Everything the real-time engine needs to know: the ALSA device and its format, period
+/// and buffer, the render thread's scheduling, and the queues' sizes.
+///
+/// The board profile's `[audio]` table maps onto it key for key: `device`, `rate`,
+/// `period_frames`, `periods`, `format` (see `init(device:rate:periodFrames:periods:formatName:)`).
+public struct EngineConfiguration: Equatable, Sendable {
+    /// The ALSA PCM to play to, e.g. `default`, `hw:0,0`, `plughw:1`, or one defined in an
+    /// ALSA configuration.
+    public var device: String
+    /// Sample format handed to ALSA.
+    public var format: PCMSampleFormat
+    /// Output rate in Hz; the library's PCM is stored at this rate.
+    public var rate: Int
+    /// Frames per period: the unit the render thread renders and writes.
+    public var periodFrames: Int
+    /// Periods in the device buffer.
+    public var periods: Int
+    /// SCHED_FIFO priority for the render thread (1...99), or nil for normal scheduling.
+    /// When the process may not use SCHED_FIFO the thread runs at normal priority and the
+    /// engine logs a line saying so.
+    public var realtimePriority: Int32?
+    /// Lock the process's memory at start when permitted
+    /// (`mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)`): pages stay resident once
+    /// touched, so the render thread never waits for a page to come back from swap.
+    public var lockMemory: Bool
+    /// Commands that can wait for the render thread at once.
+    public var commandCapacity: Int
+    /// Reports and thread events that can wait for the control side at once; more are
+    /// dropped and counted.
+    public var eventCapacity: Int
+    /// Ramps, crossfades and clicks of the render function.
+    public var render: RenderConfig
+
+    public init(device: String = "default", format: PCMSampleFormat = .s16LE, rate: Int = 48_000,
+                periodFrames: Int = 128, periods: Int = 3, realtimePriority: Int32? = 70,
+                lockMemory: Bool = true, commandCapacity: Int = 256, eventCapacity: Int = 1024,
+                render: RenderConfig? = nil) {
+        self.device = device
+        self.format = format
+        self.rate = rate
+        self.periodFrames = periodFrames
+        self.periods = periods
+        self.realtimePriority = realtimePriority
+        self.lockMemory = lockMemory
+        self.commandCapacity = commandCapacity
+        self.eventCapacity = eventCapacity
+        self.render = render ?? .standard(sampleRate: rate)
+    }
+
+    /// From a board profile's `[audio]` values; `formatName` is ALSA's name
+    /// (`S16_LE`, `S32_LE`, `FLOAT_LE`).
+    public init(device: String, rate: Int, periodFrames: Int, periods: Int, formatName: String,
+                realtimePriority: Int32? = 70) throws(EngineError) {
+        guard let format = PCMSampleFormat(rawValue: formatName) else {
+            throw EngineError("audio format '\(formatName)' is not one of "
+                + PCMSampleFormat.allCases.map(\.alsaName).joined(separator: ", "))
+        }
+        self.init(device: device, format: format, rate: rate, periodFrames: periodFrames,
+                  periods: periods, realtimePriority: realtimePriority)
+    }
+
+    /// What to ask of the PCM. The start threshold is the whole buffer (a full buffer
+    /// before the device starts, so the first periods cannot underrun) and the writer
+    /// wakes with one period of room.
+    public var pcmRequest: PCMConfiguration {
+        PCMConfiguration(format: format, channels: 2, rate: rate, periodFrames: periodFrames,
+                         periodCount: periods)
+    }
+
+    /// Checks the values the engine cannot work with, naming the key.
+    func validate() throws(EngineError) {
+        if rate < 8_000 || rate > 384_000 { throw EngineError("audio rate \(rate) Hz is outside 8000...384000") }
+        if periodFrames < 16 || periodFrames > 16_384 {
+            throw EngineError("audio period_frames \(periodFrames) is outside 16...16384")
+        }
+        if periods < 2 || periods > 64 { throw EngineError("audio periods \(periods) is outside 2...64") }
+        if let p = realtimePriority, p < 1 || p > 99 {
+            throw EngineError("audio realtime priority \(p) is outside 1...99")
+        }
+    }
+}
+
+/// A problem starting or configuring the engine, with a message for a person.
+public struct EngineError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,302 @@
+import ALSA
+import Atomics
+import CALSA
+import CLinuxSystem
+import SegmanceAudio
+import SegmanceCore
+import SegmanceSim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real-time audio engine: the render function (`Renderer`) on one dedicated pthread,
+/// period by period into an ALSA PCM.
+///
+/// **Control side** (one thread, e.g. the daemon's poll loop): `start()`, `send(_:)`,
+/// `takeReports()`, `position`, `takeLog()`, `stop(drain:)`. Poll `wakeDescriptor`
+/// (an eventfd, readable when the render thread has pushed reports or events) and call
+/// `takeReports()` (the `Appliance` does, in `pollAudio()`) and `takeLog()` when it fires.
+///
+/// **Render side**: see `RenderLoop`. The two sides share only a lock-free SPSC command
+/// ring, an SPSC event ring and atomics (position and epoch under a seqlock, frames
+/// handed to ALSA, xrun count, device delay).
+///
+/// **Timing of commands.** `send(_ command:)` applies at the next period boundary the
+/// render thread reaches; `send(_ timed:)` applies at exactly `timed.frame` of the output
+/// (splitting a period there), which makes a run replayable frame for frame.
+///
+/// Not thread-safe on the control side: one thread owns the engine.
+public final class RealtimeAudioEngine: AudioEngine {
+    /// How the render thread is scheduled and whether memory is locked.
+    public struct Scheduling: Equatable, Sendable {
+        /// The SCHED_FIFO priority granted, nil for normal scheduling.
+        public var fifoPriority: Int32?
+        /// Whether `mlockall` succeeded.
+        public var memoryLocked: Bool
+    }
+
+    public let configuration: EngineConfiguration
+    /// The PCM written to; the engine keeps it open for its lifetime.
+    public let device: PCMDevice
+    /// What the device granted (period and buffer sizes may differ from the request).
+    public let granted: PCMConfiguration
+    /// Known once `start()` returned.
+    public private(set) var scheduling: Scheduling?
+    /// Keep a `CommandTiming` for every period in which commands applied
+    /// (`takeTimings()`), for latency figures.
+    public var recordsTimings = false
+
+    private let context: UnsafeMutablePointer<RenderContext>
+    private let wakeFD: Int32
+    private var thread: pthread_t?
+    private var stopped = false
+    private var logLines: [String] = []
+    private var timings: [CommandTiming] = []
+    private var reportedDrops = 0
+
+    /// Opens `configuration.device` and configures it.
+    public convenience init(configuration: EngineConfiguration,
+                            probe: RenderThreadProbe? = nil) throws(EngineError) {
+        try configuration.validate()
+        let device: PCMDevice
+        do {
+            device = try PCMDevice(name: configuration.device)
+        } catch {
+            throw EngineError("audio device: \(error)")
+        }
+        try self.init(output: device, configuration: configuration, probe: probe)
+    }
+
+    /// Configures `output` (format, rate, period, periods from `configuration`; its
+    /// `device` is not used) and prepares everything the render thread will use.
+    public init(output: PCMDevice, configuration: EngineConfiguration,
+                probe: RenderThreadProbe? = nil) throws(EngineError) {
+        try configuration.validate()
+        self.configuration = configuration
+        device = output
+        do {
+            granted = try output.configure(configuration.pcmRequest)
+        } catch {
+            throw EngineError("audio device: \(error)")
+        }
+        let fd = segmance_eventfd(0, 1)
+        guard fd >= 0 else { throw EngineError("eventfd: \(String(cString: strerror(errno)))") }
+        wakeFD = fd
+        context = .allocate(capacity: 1)
+        context.initialize(to: RenderContext(
+            renderer: Renderer(sampleRate: granted.rate, config: configuration.render),
+            pcm: output.handle, configuration: granted,
+            commandCapacity: configuration.commandCapacity, eventCapacity: configuration.eventCapacity,
+            wakeFD: fd, probe: probe))
+        // Instantiate the rings' generic metadata here, not on the render thread's first use.
+        _ = context.pointee.commands.peek()
+        _ = context.pointee.events.peek()
+        _ = context.pointee.events.pop()
+    }
+
+    deinit {
+        stop(drain: false)
+        context.deinitialize(count: 1)
+        context.deallocate()
+        close(wakeFD)
+    }
+
+    // MARK: Life cycle
+
+    /// Locks memory when asked and permitted, starts the render thread (SCHED_FIFO when
+    /// asked and permitted) and logs what was granted. The first periods the thread
+    /// writes are silence until commands arrive.
+    public func start() throws(EngineError) {
+        guard thread == nil, !stopped else { throw EngineError("the audio engine was already started") }
+        var locked = false
+        if configuration.lockMemory {
+            // MCL_ONFAULT: every page stays resident once touched, but nothing is faulted
+            // in ahead (mapped media would otherwise count in full against the memory
+            // budget); the library pre-faults the region about to play.
+            if mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) == 0 {
+                locked = true
+            } else {
+                log("audio: memory not locked (mlockall: \(String(cString: strerror(errno)))); pages may be swapped out")
+            }
+        }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var priority = configuration.realtimePriority
+        if let p = priority {
+            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
+            pthread_attr_setschedpolicy(&attributes, Int32(SCHED_FIFO))
+            var parameter = sched_param()
+            parameter.sched_priority = p
+            pthread_attr_setschedparam(&attributes, &parameter)
+        }
+        let argument = UnsafeMutableRawPointer(context)
+        var handle = pthread_t()
+        var result = pthread_create(&handle, &attributes, { renderThreadEntry($0) }, argument)
+        if result == EPERM, let p = priority {
+            log("audio: SCHED_FIFO priority \(p) not permitted (\(String(cString: strerror(result)))); "
+                + "the render thread runs at normal priority")
+            priority = nil
+            result = pthread_create(&handle, nil, { renderThreadEntry($0) }, argument)
+        }
+        guard result == 0 else {
+            throw EngineError("cannot start the render thread: \(String(cString: strerror(result)))")
+        }
+        pthread_setname_np(handle, "segmance-audio")
+        thread = handle
+        scheduling = Scheduling(fifoPriority: priority, memoryLocked: locked)
+        let ms = Double(granted.periodFrames * granted.periodCount) * 1000 / Double(granted.rate)
+        log("audio: \(device.name) \(granted.format.alsaName) \(granted.rate) Hz, "
+            + "period \(granted.periodFrames) frames × \(granted.periodCount) "
+            + "(buffer \(String(format1: ms)) ms); render thread "
+            + (priority.map { "SCHED_FIFO priority \($0)" } ?? "normal priority")
+            + (locked ? ", memory locked" : ""))
+    }
+
+    /// Ends the render thread after the period it is on and waits for it. With `drain`,
+    /// what is queued in the device plays out (`snd_pcm_drain`, at most a buffer);
+    /// otherwise it is dropped. Reports and log lines not yet taken stay takeable.
+    public func stop(drain: Bool = true) {
+        guard let handle = thread, !stopped else { return }
+        stopped = true
+        context.pointee.stopRequested.store(true, ordering: .releasing)
+        pthread_join(handle, nil)
+        thread = nil
+        do {
+            if drain { try device.drain() } else { try device.drop() }
+        } catch {
+            log("audio: \(error)")
+        }
+    }
+
+    /// Ends playback gracefully: lets every command sent so far apply and what it starts
+    /// (a pause's ramp-out) reach ALSA, then stops and drains (`stop(drain: true)`). Waits
+    /// for the render thread at most `timeoutNanoseconds`, so a stuck device cannot hold
+    /// up the service's stop.
+    public func finish(timeoutNanoseconds: Int64 = 500_000_000) {
+        let deadline = monotonicNanoseconds() + timeoutNanoseconds
+        func waitUntil(_ done: () -> Bool) {
+            while isRunning, !done(), monotonicNanoseconds() < deadline {
+                // The render thread wakes every period; a millisecond's nap is a fraction of one.
+                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+        waitUntil { pendingCommands == 0 }
+        let target = framesHanded + Int64(configuration.render.rampFrames + granted.periodFrames)
+        waitUntil { framesHanded >= target }
+        stop(drain: true)
+    }
+
+    /// Whether the render thread runs.
+    public var isRunning: Bool { thread != nil }
+
+    // MARK: Commands
+
+    /// Hands a command to the render thread; it applies at the next period boundary.
+    /// When the command ring is full the command is dropped and a log line says so.
+    public func send(_ command: StampedCommand) {
+        enqueue(QueuedCommand(command: command, frame: QueuedCommand.nextBoundary))
+    }
+
+    /// Hands a command to the render thread to apply at exactly `timed.frame` of the
+    /// output. One that arrives after its frame applies at once and is logged as late.
+    /// False (and nothing queued) when the ring is full.
+    @discardableResult
+    public func send(_ timed: TimedCommand) -> Bool {
+        context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame))
+    }
+
+    private func enqueue(_ queued: QueuedCommand) {
+        if !context.pointee.commands.push(queued) {
+            log("audio: command queue full (\(configuration.commandCapacity)); dropped epoch \(queued.command.epoch)")
+        }
+    }
+
+    // MARK: What the render side did
+
+    /// Reports of the render function since the last call, oldest first. Thread events
+    /// (xruns, late commands, failure) become log lines (`takeLog()`).
+    public func takeReports() -> [AudioReport] {
+        var drained: UInt64 = 0
+        _ = read(wakeFD, &drained, 8)
+        var reports: [AudioReport] = []
+        while let event = context.pointee.events.pop() {
+            switch event {
+            case .report(let r):
+                reports.append(r.report)
+            case .applied(let timing):
+                if recordsTimings { timings.append(timing) }
+            case .xrun(let frame):
+                log("audio: underrun at output frame \(frame) (\(xrunCount) so far); recovered")
+            case .late(let epoch, let frame, let at):
+                log("audio: command of epoch \(epoch) for frame \(frame) arrived late; applied at \(at)")
+            case .failed(let call, let code):
+                log("audio: \(call.name)(\(device.name)): \(String(cString: snd_strerror(code))) — "
+                    + "the render thread stopped")
+            }
+        }
+        let dropped = context.pointee.droppedEvents.load(ordering: .relaxed)
+        if dropped != reportedDrops {
+            log("audio: \(dropped - reportedDrops) render events dropped (event ring full)")
+            reportedDrops = dropped
+        }
+        return reports
+    }
+
+    /// Part-relative frame and epoch as of the last period the render thread rendered.
+    public var position: (frame: Int64, epoch: UInt32) { context.pointee.readPosition() }
+
+    /// Log lines since the last call: what was granted at start, xruns, late or dropped
+    /// commands, failures. Call `takeReports()` first to turn pending events into lines.
+    public func takeLog() -> [String] {
+        defer { logLines.removeAll() }
+        return logLines
+    }
+
+    /// Timings recorded since the last call (with `recordsTimings`).
+    public func takeTimings() -> [CommandTiming] {
+        defer { timings.removeAll() }
+        return timings
+    }
+
+    /// An eventfd, readable when the render thread has pushed reports or events. Poll it
+    /// for `POLLIN`; `takeReports()` resets it.
+    public var wakeDescriptor: Int32 { wakeFD }
+
+    /// Underruns recovered so far.
+    public var xrunCount: Int { context.pointee.xruns.load(ordering: .relaxed) }
+
+    /// Output frames handed to ALSA so far.
+    public var framesHanded: Int64 { context.pointee.framesHanded.load(ordering: .acquiring) }
+
+    /// `snd_pcm_delay` after the last write: frames between the newest written and the
+    /// one sounding now (the output latency).
+    public var deviceDelayFrames: Int { context.pointee.delayFrames.load(ordering: .relaxed) }
+
+    /// What the probe's `end` returned when the render thread ended; nil before, or
+    /// without a probe.
+    public var probeResult: Int? {
+        let r = context.pointee.probeResult.load(ordering: .acquiring)
+        return r < 0 ? nil : r
+    }
+
+    /// Commands waiting for the render thread.
+    public var pendingCommands: Int { context.pointee.commands.count }
+
+    /// Test hook: the render thread sleeps this long once, before its next write, as a
+    /// stalled system would make it.
+    func stallOnce(nanoseconds: Int) {
+        context.pointee.stallNanoseconds.store(nanoseconds, ordering: .relaxed)
+    }
+
+    private func log(_ line: String) { logLines.append(line) }
+}
+
+extension String {
+    /// One decimal, without Foundation.
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

@@ -1,0 +1,178 @@
+import ALSA
+import CALSA
+import SegmanceAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The render thread's entry point: a plain C function, so the thread starts with no
+/// closure context; the argument is the engine's `RenderContext`.
+func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    RenderLoop.run(argument.assumingMemoryBound(to: RenderContext.self))
+    return nil
+}
+
+/// The body of the render thread. Period by period: wait until the device has a period
+/// of room, apply the commands that are due (at the boundary, or at the exact frame they
+/// carry, splitting the period there), render, convert, write, recover from xruns.
+///
+/// Nothing here allocates, locks, logs, touches the disk or retains an object: the state
+/// is reached through an unsafe pointer, values cross to the control side through the
+/// rings and atomics, and the only calls out are alsa-lib's PCM calls, `clock_gettime`,
+/// `write` on the wake eventfd and, for the test hook only, `clock_nanosleep`. (The
+/// allocation test counts heap calls on this thread across whole runs: 0.)
+enum RenderLoop {
+    static func run(_ c: UnsafeMutablePointer<RenderContext>) {
+        if let probe = c.pointee.probe { probe.begin() }
+        let period = c.pointee.periodFrames
+        var pending = false
+        var timing = CommandTiming(firstEpoch: 0, lastEpoch: 0, frame: 0, handedAt: 0, handedThrough: 0,
+                                   delayFrames: 0)
+        while !c.pointee.stopRequested.load(ordering: .relaxed) {
+            guard waitForRoom(c) else { break }
+            if c.pointee.stopRequested.load(ordering: .relaxed) { break }
+
+            // Render the period, applying each command at its frame.
+            var done = 0
+            while done < period {
+                let clock = c.pointee.renderer.clock
+                var run = period &- done
+                while let queued = c.pointee.commands.peek() {
+                    if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
+                        let ahead = queued.frame &- clock
+                        if ahead < Int64(run) { run = Int(truncatingIfNeeded: ahead) }
+                        break
+                    }
+                    _ = c.pointee.commands.pop()
+                    if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
+                        push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
+                    }
+                    c.pointee.renderer.apply(queued.command)
+                    if !pending {
+                        pending = true
+                        timing.firstEpoch = queued.command.epoch
+                        timing.frame = clock
+                    }
+                    timing.lastEpoch = queued.command.epoch
+                }
+                c.pointee.renderer.render(into: c.pointee.floats + done &* 2, frames: run)
+                done &+= run
+            }
+
+            var pushed = false
+            let count = c.pointee.renderer.reportCount
+            var i = 0
+            while i < count {
+                pushed = push(c, .report(c.pointee.renderer.report(at: i))) || pushed
+                i &+= 1
+            }
+            c.pointee.renderer.removeAllReports()
+            c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+
+            SampleConversion.convert(c.pointee.floats, count: period &* 2, to: c.pointee.format,
+                                     into: c.pointee.bytes)
+            let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
+            if stall > 0 { sleep(nanoseconds: stall) }
+            guard write(c, frames: period, pushed: &pushed) else { break }
+
+            let clock = c.pointee.renderer.clock
+            c.pointee.framesHanded.store(clock, ordering: .releasing)
+            var delay: snd_pcm_sframes_t = 0
+            if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
+                c.pointee.delayFrames.store(delay, ordering: .relaxed)
+            }
+            if pending && timing.frame &+ 1 < clock {
+                timing.handedAt = monotonicNanoseconds()
+                timing.handedThrough = clock
+                timing.delayFrames = delay
+                pushed = push(c, .applied(timing)) || pushed
+                pending = false
+            }
+            if pushed { wake(c) }
+        }
+        if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
+        wake(c)
+    }
+
+    /// Waits until a period fits; recovers an xrun found while waiting. False when the
+    /// device failed for good (reported).
+    static func waitForRoom(_ c: UnsafeMutablePointer<RenderContext>) -> Bool {
+        while true {
+            let result = snd_pcm_wait(c.pointee.pcm, 200)
+            if result > 0 { return true }
+            if result == 0 {
+                // Timed out: a stalled device, or a stop request to look at.
+                if c.pointee.stopRequested.load(ordering: .relaxed) { return true }
+                continue
+            }
+            var pushed = false
+            guard recover(c, code: result, call: .wait, pushed: &pushed) else { return false }
+            wake(c)
+        }
+    }
+
+    /// Writes the converted period; recovers from xruns and suspends on the way.
+    static func write(_ c: UnsafeMutablePointer<RenderContext>, frames: Int, pushed: inout Bool) -> Bool {
+        var offset = 0
+        while offset < frames {
+            let result = snd_pcm_writei(c.pointee.pcm, c.pointee.bytes + offset &* c.pointee.bytesPerFrame,
+                                        snd_pcm_uframes_t(frames &- offset))
+            if result > 0 {
+                offset &+= result
+                continue
+            }
+            let code = Int32(truncatingIfNeeded: result)
+            if result == 0 || code == -EAGAIN {
+                // No room after all (a blocking PCM should not say so): wait, don't spin.
+                _ = snd_pcm_wait(c.pointee.pcm, 200)
+                continue
+            }
+            guard recover(c, code: code, call: .write, pushed: &pushed) else { return false }
+        }
+        return true
+    }
+
+    /// `snd_pcm_recover` for an xrun, a suspend or an interrupted call; counts xruns.
+    static func recover(_ c: UnsafeMutablePointer<RenderContext>, code: Int32, call: ALSACall,
+                        pushed: inout Bool) -> Bool {
+        if code == -EPIPE {
+            c.pointee.xruns.wrappingIncrement(ordering: .relaxed)
+            pushed = push(c, .xrun(frame: c.pointee.renderer.clock)) || pushed
+        }
+        let recovered = snd_pcm_recover(c.pointee.pcm, code, 1)
+        if recovered < 0 {
+            pushed = push(c, .failed(call, code: code)) || pushed
+            return false
+        }
+        return true
+    }
+
+    /// Pushes an event for the control side, or counts it as dropped. True when pushed.
+    @discardableResult
+    static func push(_ c: UnsafeMutablePointer<RenderContext>, _ event: RenderEvent) -> Bool {
+        if c.pointee.events.push(event) { return true }
+        c.pointee.droppedEvents.wrappingIncrement(ordering: .relaxed)
+        return false
+    }
+
+    static func wake(_ c: UnsafeMutablePointer<RenderContext>) {
+        var one: UInt64 = 1
+        _ = Glibc.write(c.pointee.wakeFD, &one, 8)
+    }
+
+    static func sleep(nanoseconds: Int) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let until = Int(now.tv_sec) &* 1_000_000_000 &+ Int(now.tv_nsec) &+ nanoseconds
+        var deadline = timespec(tv_sec: until / 1_000_000_000, tv_nsec: until % 1_000_000_000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (vDSO: no system call, no allocation).
+public func monotonicNanoseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
+}

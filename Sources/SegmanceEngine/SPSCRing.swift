@@ -1,0 +1,65 @@
+import Atomics
+
+/// A fixed-capacity, lock-free, single-producer/single-consumer queue of plain values.
+///
+/// One thread pushes, one other thread peeks and pops; neither ever waits, allocates,
+/// locks or retains anything. `Element` must be trivial (plain data, no references): the
+/// slots are raw memory and values are copied bit for bit.
+///
+/// The indices count up forever (wrapping `Int` is out of reach); a slot is
+/// `index % capacity`. The producer publishes a filled slot with a releasing store of
+/// `tail`; the consumer frees one with a releasing store of `head`. All members are `let`,
+/// so both sides use the same value without exclusive access. Storage is allocated in
+/// `init` and freed by `destroy()`, which the owner calls once both threads are done.
+struct SPSCRing<Element> {
+    let capacity: Int
+    private let slots: UnsafeMutablePointer<Element>
+    /// Next slot to read; written by the consumer only.
+    private let head: UnsafeAtomic<Int>
+    /// Next slot to write; written by the producer only.
+    private let tail: UnsafeAtomic<Int>
+
+    init(capacity: Int) {
+        precondition(_isPOD(Element.self), "SPSCRing holds plain data only")
+        self.capacity = max(1, capacity)
+        slots = .allocate(capacity: self.capacity)
+        head = .create(0)
+        tail = .create(0)
+    }
+
+    /// Frees the storage. Call once, when neither side will touch the ring again.
+    func destroy() {
+        slots.deallocate()
+        head.destroy()
+        tail.destroy()
+    }
+
+    /// Producer: appends `value`; false when the ring is full (nothing is changed).
+    @discardableResult
+    func push(_ value: Element) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        if t &- head.load(ordering: .acquiring) >= capacity { return false }
+        (slots + t % capacity).initialize(to: value)
+        tail.store(t &+ 1, ordering: .releasing)
+        return true
+    }
+
+    /// Consumer: the oldest value, left in the ring; nil when empty.
+    func peek() -> Element? {
+        let h = head.load(ordering: .relaxed)
+        if h == tail.load(ordering: .acquiring) { return nil }
+        return slots[h % capacity]
+    }
+
+    /// Consumer: removes and returns the oldest value; nil when empty.
+    func pop() -> Element? {
+        let h = head.load(ordering: .relaxed)
+        if h == tail.load(ordering: .acquiring) { return nil }
+        let value = (slots + h % capacity).move()
+        head.store(h &+ 1, ordering: .releasing)
+        return value
+    }
+
+    /// Values waiting (exact for either side's own view; a snapshot for the other).
+    var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring) }
+}

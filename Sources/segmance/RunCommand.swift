@@ -1,0 +1,55 @@
+import ArgumentParser
+import SegmanceBoard
+import SegmanceDaemon
+import SegmanceEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the appliance on this board: the daemon the service starts.",
+        discussion: """
+        Reads the configuration (board profile, library, media root, auto import, real-time \
+        priority), opens the board's GPIO lines, input devices, display and ALSA device, and \
+        plays from the library until SIGTERM or SIGINT. Logs go to standard error; under \
+        systemd (Type=notify) it reports READY, pings the watchdog and reports STOPPING.
+        """)
+
+    @Option(help: "The daemon's configuration file.")
+    var config: String = "/etc/segmance/segmance.toml"
+
+    func run() throws {
+        let configuration = try DaemonConfiguration(parsing: try readFile(config), file: config)
+        let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
+        var environment = Daemon.Environment { audio, priority in
+            var engineConfiguration = try EngineConfiguration(
+                device: audio.device, rate: audio.rate, periodFrames: audio.periodFrames, periods: audio.periods,
+                formatName: audio.format, realtimePriority: priority > 0 ? Int32(priority) : nil)
+            engineConfiguration.lockMemory = true
+            let engine = try RealtimeAudioEngine(configuration: engineConfiguration)
+            try engine.start()
+            return Daemon.Audio(engine: engine, wakeDescriptor: engine.wakeDescriptor,
+                                takeLog: { engine.takeLog() },
+                                shutdown: { engine.finish() })
+        }
+        environment.variables = processEnvironment()
+        let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
+        try daemon.run()
+    }
+}
+
+/// The process's environment variables.
+func processEnvironment() -> [String: String] {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let equals = text.firstIndex(of: "=") {
+            variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        entry += 1
+    }
+    return variables
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The real-time engine's figures beside aplay and MPD on one paced ALSA device:
+# input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
+# edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
+# start -> ready. Takes about 6 minutes (WINDOW=60 s per player; EVENTS=1000).
+#
+#     Tests/Benchmarks/engine-bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+deploy/install-deps.sh >/dev/null
+deploy/install-bench-deps.sh >/dev/null
+swift build -c release --product segmance-bench >/dev/null
+bench="$PWD/.build/release/segmance-bench"
+
+work=$(mktemp -d /tmp/segmance-engine-bench.XXXXXX)
+server="segbench-$$"
+jackd_pid=""
+cleanup() {
+  if [ -n "$jackd_pid" ]; then kill "$jackd_pid" 2>/dev/null || true; wait "$jackd_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat > "$work/asound.conf" <<CONF
+</usr/share/alsa/alsa.conf>
+pcm.bench_jack {
+    type jack
+    playback_ports { 0 system:playback_1 1 system:playback_2 }
+}
+pcm.bench {
+    type plug
+    slave.pcm "bench_jack"
+}
+CONF
+export ALSA_CONFIG_PATH="$work/asound.conf"
+export JACK_DEFAULT_SERVER="$server"
+JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -d dummy -r 48000 -p 128 -P 2 -C 0 >"$work/jackd.log" 2>&1 &
+jackd_pid=$!
+jack_wait -s "$server" -w -t 20 >/dev/null 2>&1
+
+"$bench" prepare --dir "$work" >/dev/null
+python3 Tests/Benchmarks/engine_bench.py "$bench" "$work"

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""The real-time engine's figures beside aplay and MPD, on one paced ALSA device.
+
+Run through engine-bench.sh (it installs the peers and builds the release binary).
+Every player runs against the same jackd dummy backend behind alsa-lib's jack plugin,
+which consumes audio in real time like a sound card. Each figure is printed with the
+command that reproduces it.
+"""
+import os, signal, socket, subprocess, sys, time
+
+BENCH = sys.argv[1]          # .build/release/segmance-bench
+WORK = sys.argv[2]           # scratch folder with asound.conf, the audio, the MPD files
+SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
+WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
+EVENTS = int(os.environ.get("EVENTS", "1000"))
+DEVICE = "bench"             # defined in WORK/asound.conf: plug over the jack PCM
+TICK = os.sysconf("SC_CLK_TCK")
+THREADS = {}                 # pid -> [(CPU s per audio-minute, thread name)] of the last window
+LAST = []                    # pids in the order measured
+
+
+def cpu_seconds(pid):
+    """utime + stime of the whole process (all threads), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def thread_nanoseconds(pid):
+    """Time on CPU per live thread {tid: (name, ns)}, from /proc/PID/task/*/schedstat."""
+    threads = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                threads[task] = (name, int(f.read().split()[0]))
+        except OSError:
+            pass
+    return threads
+
+
+def busiest_threads(before, after):
+    """CPU s per audio-minute of each thread that ran in the window, busiest first."""
+    rows = []
+    for tid, (name, ns) in after.items():
+        spent = (ns - before.get(tid, (name, 0))[1]) / 1e9 * 60 / WINDOW
+        if spent >= 0.005:
+            rows.append((spent, name))
+    return sorted(rows, reverse=True)
+
+
+def memory(pid):
+    """Peak RSS (VmHWM), and the RSS now split: anonymous, files, the jack server's segment (MB).
+
+    Every jack client maps and touches jackd's ~100 MB /dev/shm/jack-* segment; on a real
+    sound card that is the device's buffer, not the player's memory, so it is shown apart.
+    "Files" are mapped files: shared libraries (code shared with every process that
+    uses them) and, for segmance, the mapped PCM.
+    """
+    hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+    anon = files = jack = 0
+    name = ""
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 5 and ":" in parts[3]:
+                name = parts[5] if len(parts) > 5 else ""
+            elif parts[0] == "Rss:":
+                kb = int(parts[1])
+                if name.startswith("/dev/shm/jack"):
+                    jack += kb
+                elif name.startswith("/"):
+                    files += kb
+                else:
+                    anon += kb
+    return hwm / 1024, anon / 1024, files / 1024, jack / 1024
+
+
+def window(pid):
+    """CPU s per audio-minute (utime+stime; and schedstat), then the memory figures."""
+    time.sleep(SETTLE)
+    c0, t0 = cpu_seconds(pid), thread_nanoseconds(pid)
+    time.sleep(WINDOW)
+    c1, t1 = cpu_seconds(pid), thread_nanoseconds(pid)
+    threads = busiest_threads(t0, t1)
+    THREADS[pid] = threads
+    return ((c1 - c0) * 60 / WINDOW, sum(spent for spent, _ in threads)) + memory(pid)
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def segmance():
+    t0 = time.time_ns()
+    proc = subprocess.Popen([BENCH, "play", "--device", DEVICE, "--raw", f"{WORK}/part.raw", "--t0", str(t0)],
+                            stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-play.log", "w"), text=True)
+    ready = float(proc.stdout.readline().strip().split("=")[1])
+    figures = window(proc.pid)
+    LAST.append(proc.pid)
+    stop(proc)
+    return figures, ready
+
+
+def aplay(*options):
+    proc = subprocess.Popen(["aplay", "-q", "-D", DEVICE, *options, f"{WORK}/part.wav"],
+                            stderr=open(f"{WORK}/aplay.log", "w"))
+    figures = window(proc.pid)
+    LAST.append(proc.pid)
+    stop(proc)
+    return figures
+
+
+def mpd():
+    music = f"{WORK}/music"
+    os.makedirs(music, exist_ok=True)
+    if not os.path.exists(f"{music}/part.flac"):
+        os.link(f"{WORK}/part.flac", f"{music}/part.flac")
+    sock = f"{WORK}/mpd.socket"
+    conf = f"{WORK}/mpd.conf"
+    with open(conf, "w") as f:
+        f.write(f'''music_directory "{music}"
+db_file "{WORK}/mpd.db"
+bind_to_address "{sock}"
+log_file "{WORK}/mpd.log"
+zeroconf_enabled "no"
+audio_output {{
+    type "alsa"
+    name "bench"
+    device "{DEVICE}"
+    mixer_type "none"
+    # alsa-lib's jack plugin refuses MPD's default 500 ms buffer; 2048 frames it takes.
+    buffer_time "42667"
+}}
+''')
+    for stale in (sock, f"{WORK}/mpd.db"):
+        if os.path.exists(stale):
+            os.unlink(stale)
+    t0 = time.monotonic()
+    proc = subprocess.Popen(["mpd", "--no-daemon", conf], stderr=open(f"{WORK}/mpd.err", "w"))
+    s = None
+    while s is None:
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock)
+        except OSError:
+            s = None
+            time.sleep(0.001)
+    f = s.makefile("rw")
+    greeting = f.readline()
+    ready = (time.monotonic() - t0) * 1000
+    assert greeting.startswith("OK MPD"), greeting
+
+    def command(text):
+        f.write(text + "\n")
+        f.flush()
+        reply = []
+        while True:
+            line = f.readline()
+            if line.startswith("OK") or line.startswith("ACK"):
+                if line.startswith("ACK"):
+                    raise RuntimeError(f"mpd: {text}: {line.strip()}")
+                return reply
+            reply.append(line)
+
+    command("update")
+    while any(line.startswith("updating_db") for line in command("status")):
+        time.sleep(0.05)
+    command('add "part.flac"')
+    command("repeat 1")
+    command("play")
+    figures = window(proc.pid)
+    LAST.append(proc.pid)
+    s.close()
+    stop(proc)
+    return figures, ready
+
+
+def main():
+    # The commands below run inside engine-bench.sh's setup (its jackd, its asound.conf
+    # and audio in WORK); the whole script reproduces every figure.
+    base = "ALSA_CONFIG_PATH=$WORK/asound.conf JACK_DEFAULT_SERVER=$SERVER"
+    print(f"# paced device: jackd -d dummy -r 48000 -p 128 -P 2 behind alsa-lib's jack plugin (PCM '{DEVICE}')")
+    print("# reproduce all: Tests/Benchmarks/engine-bench.sh (WORK, SERVER: its scratch folder and jackd)")
+    latency = subprocess.run([BENCH, "latency", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS)],
+                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/latency.log", "w"), text=True, check=True)
+    print()
+    print(latency.stdout.rstrip())
+    print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS}")
+
+    seg, seg_ready = segmance()
+    ap = aplay()
+    ap_low = aplay("--period-size=128", "--buffer-size=384")
+    mp, mpd_ready = mpd()
+
+    print()
+    print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: a part with an A-B loop 10-18 s and a "
+          f"2 s countdown before each repeat, 128-frame periods x 3; aplay: WAV, its default buffer and at "
+          f"128 x 3; MPD {mpd_version()}: FLAC)")
+    print(f"{'':16} {'CPU s per audio-minute':>22} {'(schedstat)':>11} {'peak RSS':>10} {'RSS w/o jackd shm':>18} "
+          f"{'anon':>8} {'files':>8}")
+    rows = (("segmance", seg), ("aplay", ap), ("aplay 128x3", ap_low), ("mpd", mp))
+    for name, (cpu, sched, hwm, anon, files, jack) in rows:
+        print(f"{name:16} {cpu:22.3f} {sched:11.3f} {hwm:7.1f} MB {anon + files:15.1f} MB {anon:5.1f} MB {files:5.1f} MB")
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b > 0 else "n/a"
+    print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1; schedstat {ratio(seg[1], ap[1])}); "
+          f"segmance/(aplay 128x3) = {ratio(seg[0], ap_low[0])} (schedstat {ratio(seg[1], ap_low[1])}); "
+          f"segmance/mpd = {ratio(seg[0], mp[0])}")
+    names = ("segmance", "aplay", "aplay 128x3", "mpd")
+    print("by thread (schedstat, CPU s per audio-minute; the jack plugin runs a thread in every client): "
+          + "; ".join(f"{name}: " + ", ".join(f"{t} {spent:.3f}" for spent, t in THREADS[pid][:3])
+                      for name, pid in zip(names, LAST)))
+    print(f"RSS w/o jackd shm: segmance {seg[3] + seg[4]:.1f} MB (budget 20 MB), segmance/mpd = "
+          f"{ratio(seg[3] + seg[4], mp[3] + mp[4])}; jackd's segment adds {seg[5]:.0f} MB to every client's RSS")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw & (and aplay -D {DEVICE} "
+          f"$WORK/part.wav, mpd $WORK/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
+    print()
+    print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the first period handed to ALSA, "
+          f"no library yet); MPD {mpd_ready:.1f} ms (process start to its protocol greeting, empty database)")
+    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw --t0 $(date +%s%N)  # prints ready_ms")
+
+
+def mpd_version():
+    out = subprocess.run(["mpd", "--version"], stdout=subprocess.PIPE, text=True).stdout
+    return out.split("\n")[0].split("(")[0].replace("Music Player Daemon", "").strip()
+
+
+main()

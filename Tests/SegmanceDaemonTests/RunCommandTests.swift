@@ -1,0 +1,95 @@
+import Foundation
+import SegmanceLibrary
+import SegmanceMedia
+import SegmanceTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `segmance run` binary as systemd starts it: configuration and profile from
+/// files, a library on disk, READY and WATCHDOG over NOTIFY_SOCKET, SIGTERM → STOPPING,
+/// a clean exit 0. The audio goes to alsa-lib's `null` PCM (no sound card here).
+@Suite(.serialized) struct RunCommandTests {
+    static var binary: String {
+        if let given = ProcessInfo.processInfo.environment["SEGMANCE_BIN"] { return given }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return bundle.deletingLastPathComponent().appendingPathComponent("segmance").path
+    }
+
+    @Test func theServiceStartsReportsReadyPingsTheWatchdogAndStopsCleanlyOnSIGTERM() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("run")
+        // A library with the demo stick's routines in it.
+        try DemoStick.write(to: dir + "/stick")
+        let summary = Importer(library: try Library(directory: dir + "/library")).run(dir + "/stick") { _ in }
+        #expect(summary.added == 2 && summary.failed == 0)
+        try TestFiles.writeText("""
+            name = "test box"
+            [display]
+            kind = "terminal"
+            [audio]
+            device = "null"
+            """, to: dir + "/board.toml")
+        try TestFiles.writeText("""
+            board = "board.toml"
+            library = "library"
+            media_root = "media"
+            realtime_priority = 0
+            """, to: dir + "/segmance.toml")
+
+        let manager = SystemdNotifierTests.ManagerSocket(abstract: false)
+        let log = dir + "/stderr.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = cStrings([Self.binary, "run", "--config", dir + "/segmance.toml"])
+        let env = cStrings(["NOTIFY_SOCKET=\(manager.name)", "WATCHDOG_USEC=200000", "PATH=/usr/bin:/bin"])
+        defer { (argv + env).forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, env) == 0)
+
+        let ready = manager.receive()
+        #expect(ready.hasPrefix("READY=1\nSTATUS=Ready: test box"), "first notification: \(ready)")
+        // The watchdog asked for a ping every 200 ms; the loop sends one every 100 ms.
+        #expect(manager.receive() == "WATCHDOG=1")
+        #expect(kill(pid, SIGTERM) == 0)
+        var next = manager.receive()
+        while next == "WATCHDOG=1" { next = manager.receive() }
+        #expect(next == "STOPPING=1")
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status & 0x7f == 0, "ended by signal \(status & 0x7f)")
+        #expect((status >> 8) & 0xff == 0, "exit status \((status >> 8) & 0xff)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("ready: test box, audio null") })
+        #expect(lines.contains("signal SIGTERM: stopping"))
+        #expect(lines.last == "stopped", "log: \(lines)")
+    }
+
+    @Test func aBadConfigurationIsAClearErrorNamingTheFileAndKey() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("run")
+        try TestFiles.writeText("board = \"board.toml\"\nrealtime_priority = 200\n", to: dir + "/segmance.toml")
+        let err = dir + "/stderr.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = cStrings([Self.binary, "run", "--config", dir + "/segmance.toml"])
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, environ) == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect((status >> 8) & 0xff != 0)
+        let text = try String(contentsOfFile: err, encoding: .utf8)
+        #expect(text.contains("\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 200"), "\(text)")
+    }
+}
+
+/// A NULL-terminated C string array for `posix_spawn`; free each element.
+func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] {
+    strings.map { strdup($0) } + [nil]
+}

@@ -1,0 +1,54 @@
+import ALSA
+import Testing
+@testable import SegmanceEngine
+
+@Suite struct EngineConfigurationTests {
+    init() { EngineTestEnvironment.prepare() }
+
+    @Test func theBoardProfilesAudioTableMapsOnto() throws {
+        let c = try EngineConfiguration(device: "hw:1,0", rate: 44_100, periodFrames: 256, periods: 4, formatName: "S32_LE")
+        #expect(c.pcmRequest == PCMConfiguration(format: .s32LE, channels: 2, rate: 44_100, periodFrames: 256, periodCount: 4))
+        #expect(c.device == "hw:1,0")
+    }
+
+    @Test func anUnknownFormatIsRefusedByName() {
+        #expect(throws: EngineError("audio format 'U8' is not one of S16_LE, S32_LE, FLOAT_LE")) {
+            try EngineConfiguration(device: "null", rate: 48_000, periodFrames: 128, periods: 3, formatName: "U8")
+        }
+    }
+
+    @Test(arguments: [
+        (EngineConfiguration(periods: 1), "audio periods 1 is outside 2...64"),
+        (EngineConfiguration(periodFrames: 4), "audio period_frames 4 is outside 16...16384"),
+        (EngineConfiguration(realtimePriority: 120), "audio realtime priority 120 is outside 1...99"),
+    ])
+    func valuesTheEngineCannotUseAreRefused(configuration: EngineConfiguration, message: String) {
+        var c = configuration
+        c.device = "null"
+        #expect(throws: EngineError(message)) { try RealtimeAudioEngine(configuration: c) }
+    }
+
+    @Test func aMissingDeviceNamesItself() {
+        let error = #expect(throws: EngineError.self) {
+            try RealtimeAudioEngine(configuration: EngineConfiguration(device: "segtest_no_such_pcm"))
+        }
+        #expect(error?.description.contains("segtest_no_such_pcm") == true)
+    }
+
+    /// Start says what the render thread got: SCHED_FIFO where the process may use it,
+    /// otherwise normal priority and a line saying so; the same for locked memory.
+    @Test func startLogsTheSchedulingGranted() throws {
+        let engine = try RealtimeAudioEngine(configuration: EngineConfiguration(device: "null", realtimePriority: 10,
+                                                                                lockMemory: false))
+        try engine.start()
+        let log = engine.takeLog()
+        engine.stop(drain: false)
+        let scheduling = try #require(engine.scheduling)
+        if scheduling.fifoPriority == 10 {
+            #expect(log.contains { $0.contains("SCHED_FIFO priority 10") })
+        } else {
+            #expect(log.contains { $0.contains("not permitted") && $0.contains("normal priority") })
+        }
+        #expect(log.contains { $0.contains("null S16_LE 48000 Hz, period 128 frames × 3") })
+    }
+}

@@ -1,0 +1,28 @@
+import ALSA
+import Testing
+
+/// `PCMDevice(name:definitions:)`: a PCM defined in private configuration text, without
+/// touching alsa-lib's global configuration.
+@Suite struct PrivatePCMTests {
+    @Test func aPrivatelyDefinedPCMOpensAndStaysPrivate() throws {
+        let device = try PCMDevice(name: "segtest_private", definitions: "pcm.segtest_private { type null }")
+        let granted = try device.configure(PCMConfiguration())
+        #expect(granted.periodFrames == 128)
+        #expect(throws: ALSAError.self) { try PCMDevice(name: "segtest_private") }
+    }
+
+    @Test func definitionsThatDoNotParseSayWhichCallFailed() {
+        let error = #expect(throws: ALSAError.self) {
+            try PCMDevice(name: "x", definitions: "pcm.x { type null ")
+        }
+        #expect(error?.function == "snd_config_load")
+    }
+
+    @Test func anUndefinedNameSaysSo() {
+        let error = #expect(throws: ALSAError.self) {
+            try PCMDevice(name: "segtest_other", definitions: "pcm.segtest_private { type null }")
+        }
+        #expect(error?.function == "snd_pcm_open_lconf")
+        #expect(error?.description.contains("segtest_other") == true)
+    }
+}
