@@ -89,7 +89,7 @@ let package = Package(
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "ALSA", "SndFile",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),

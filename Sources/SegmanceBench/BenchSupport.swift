@@ -32,29 +32,6 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// A file of raw interleaved stereo S16 mapped read-only, as the library maps its PCM.
-final class MappedPCM {
-    let base: UnsafePointer<Int16>
-    let frames: Int64
-    private let length: Int
-
-    init(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { fail("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size >= 4 else { fail("\(path): empty or unreadable") }
-        length = Int(st.st_size)
-        guard let p = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            fail("cannot map \(path): \(String(cString: strerror(errno)))")
-        }
-        base = UnsafePointer(p.assumingMemoryBound(to: Int16.self))
-        frames = Int64(length / 4)
-    }
-
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
-}
-
 /// Writes to standard error (progress and the engine's log lines; figures go to stdout).
 func printError(_ text: String) { writeAll(STDERR_FILENO, text) }
 

@@ -15,9 +15,8 @@ enum EngineBenchmarks {
     static let rate = 48_000
 
     /// Writes the benchmark's audio into `directory`: 90 s of the demo stick's "Groove"
-    /// (48 kHz stereo) as `part.wav` (for aplay), `part.flac` (for MPD), `part.raw` (raw
-    /// S16, mapped by `play` as the library maps its PCM) and `stick/Bench/01 Part.wav`
-    /// (a stick for `latency`).
+    /// (48 kHz stereo) as `part.wav` (for aplay), `part.flac` (for MPD) and
+    /// `stick/Bench/01 Part.wav` (a stick for `latency`); and the `daemon` benchmark's library.
     static func prepare(directory: String) {
         do {
             try DemoStick.write(to: directory + "/demo")
@@ -32,9 +31,7 @@ enum EngineBenchmarks {
                 try file.write(samples)
                 try file.close()
             }
-            guard let raw = fopen(directory + "/part.raw", "wb") else { fail("cannot write \(directory)/part.raw") }
-            samples.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, raw) }
-            fclose(raw)
+            try DaemonBenchmark.prepare(directory: directory)
             print("prepared \(samples.count / 2 / rate) s of audio in \(directory)")
         } catch {
             fail("\(error)")
@@ -142,47 +139,6 @@ enum EngineBenchmarks {
             + "p99 \(ms(delays.valueAtPercentile(99))) ms")
         print("latency: edge -> sound estimate (handed + delay): p50 \(ms(toSound.valueAtPercentile(50))) ms, "
             + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budget 10 ms); xruns \(engine.xrunCount)")
-    }
-
-    // MARK: A player process for CPU, memory and start-up figures
-
-    nonisolated(unsafe) static var terminated: sig_atomic_t = 0
-
-    /// Plays `--raw` (mapped, as the library maps its PCM) through the engine with an A–B
-    /// loop (10 s – 18 s) and a 2 s countdown before each repeat, after a 3 s countdown,
-    /// until SIGTERM; then drains and exits. Prints `ready_ms=…`: from `--t0` (CLOCK_REALTIME
-    /// ns when the caller started the process) to the first period handed to ALSA.
-    static func play() {
-        let t0 = Int64(option("t0", "")) ?? realtimeNanoseconds()
-        signal(SIGTERM) { _ in EngineBenchmarks.terminated = 1 }
-        signal(SIGINT) { _ in EngineBenchmarks.terminated = 1 }
-        let engine: RealtimeAudioEngine
-        do { engine = try RealtimeAudioEngine(configuration: engineConfiguration()) } catch { fail("\(error)") }
-        startEngine(engine)
-        while engine.framesHanded == 0 {
-            var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, 1)
-        }
-        let ready = realtimeNanoseconds()
-        // Unbuffered: the script reads this line while the process runs.
-        printOut("ready_ms=\(String(format2: Double(ready - t0) / 1e6))\n")
-
-        let pcm = MappedPCM(path: option("raw", "/tmp/segmance-engine-bench/part.raw"))
-        let r = Int64(rate)
-        engine.send(StampedCommand(.load(PCMSlice(base: pcm.base, frames: pcm.frames)), epoch: 1))
-        engine.send(StampedCommand(.setLoop(start: 10 * r, end: 18 * r, countdownBeforeRepeat: 2), epoch: 1))
-        engine.send(StampedCommand(.play(from: 0, countdown: 3), epoch: 1))
-        var loops = 0
-        while terminated == 0 {
-            var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, 500)
-            for report in engine.takeReports() where report.kind == .looped { loops += 1 }
-            for line in engine.takeLog() { printError(line + "\n") }
-        }
-        engine.stop(drain: true)
-        for line in engine.takeLog() { printError(line + "\n") }
-        printError("play: \(loops) loop repeats, \(engine.xrunCount) xruns, \(engine.framesHanded) frames handed\n")
-        withExtendedLifetime(pcm) {}
     }
 }
 

@@ -17,6 +17,6 @@ case "twin": twinBenchmarks()
 case "library": libraryBenchmarks()
 case "prepare": EngineBenchmarks.prepare(directory: option("dir", "/tmp/segmance-engine-bench"))
 case "latency": EngineBenchmarks.latency()
-case "play": EngineBenchmarks.play()
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, prepare, latency, play")
+case "daemon": DaemonBenchmark.run()
+default: fail("unknown benchmark '\(command)'; one of: all, twin, library, prepare, latency, daemon")
 }

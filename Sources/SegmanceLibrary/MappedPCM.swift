@@ -59,11 +59,14 @@ public final class MappedPCM: @unchecked Sendable {
         return start < end ? start..<end : start..<start
     }
 
-    /// Brings the frames of `range` into memory now: asks the kernel to read ahead, then
-    /// touches every page so none faults later.
+    /// Brings the frames of `range` into memory now and keeps them there: `mlock` faults
+    /// every page in and pins it, so the render side never waits for the disk. Where the
+    /// process may not lock more memory (RLIMIT_MEMLOCK), it reads ahead and touches every
+    /// page instead.
     public func prefault(_ range: Range<Int64>) {
         let bytes = pages(range, inner: false)
         guard !bytes.isEmpty else { return }
+        if mlock(raw + bytes.lowerBound, bytes.count) == 0 { return }
         madvise(raw + bytes.lowerBound, bytes.count, MADV_WILLNEED)
         var sum: UInt64 = 0
         var offset = bytes.lowerBound
@@ -75,10 +78,14 @@ public final class MappedPCM: @unchecked Sendable {
         touchSum &+= sum
     }
 
-    /// Drops the frames of `range` from this process's resident set (pages wholly inside).
+    /// Drops the frames of `range` from this process's resident set (pages wholly inside;
+    /// the page cache keeps them). Locked pages are unlocked first: `MADV_DONTNEED` refuses
+    /// locked memory, and the engine locks the whole process on fault
+    /// (`mlockall(MCL_FUTURE | MCL_ONFAULT)`), which would otherwise pin every page ever played.
     public func release(_ range: Range<Int64>) {
         let bytes = pages(range, inner: true)
         guard !bytes.isEmpty else { return }
+        munlock(raw + bytes.lowerBound, bytes.count)
         madvise(raw + bytes.lowerBound, bytes.count, MADV_DONTNEED)
     }
 }

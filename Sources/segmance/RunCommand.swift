@@ -1,7 +1,6 @@
 import ArgumentParser
 import SegmanceBoard
 import SegmanceDaemon
-import SegmanceEngine
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,17 +22,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let configuration = try DaemonConfiguration(parsing: try readFile(config), file: config)
         let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
-        var environment = Daemon.Environment { audio, priority in
-            var engineConfiguration = try EngineConfiguration(
-                device: audio.device, rate: audio.rate, periodFrames: audio.periodFrames, periods: audio.periods,
-                formatName: audio.format, realtimePriority: priority > 0 ? Int32(priority) : nil)
-            engineConfiguration.lockMemory = true
-            let engine = try RealtimeAudioEngine(configuration: engineConfiguration)
-            try engine.start()
-            return Daemon.Audio(engine: engine, wakeDescriptor: engine.wakeDescriptor,
-                                takeLog: { engine.takeLog() },
-                                shutdown: { engine.finish() })
-        }
+        var environment = Daemon.Environment(openAudio: Daemon.Audio.realtime)
         environment.variables = processEnvironment()
         let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
         try daemon.run()

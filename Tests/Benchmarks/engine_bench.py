@@ -103,8 +103,8 @@ def stop(proc):
 
 def segmance():
     t0 = time.time_ns()
-    proc = subprocess.Popen([BENCH, "play", "--device", DEVICE, "--raw", f"{WORK}/part.raw", "--t0", str(t0)],
-                            stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-play.log", "w"), text=True)
+    proc = subprocess.Popen([BENCH, "daemon", "--device", DEVICE, "--dir", WORK, "--t0", str(t0)],
+                            stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-daemon.log", "w"), text=True)
     ready = float(proc.stdout.readline().strip().split("=")[1])
     figures = window(proc.pid)
     LAST.append(proc.pid)
@@ -204,8 +204,9 @@ def main():
     mp, mpd_ready = mpd()
 
     print()
-    print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: a part with an A-B loop 10-18 s and a "
-          f"2 s countdown before each repeat, 128-frame periods x 3; aplay: WAV, its default buffer and at "
+    print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: the daemon (poll loop, engine, library, "
+          f"LCD thread) playing a part from its library with an A-B loop 10-18 s and a 3 s countdown before each "
+          f"repeat, 128-frame periods x 3; aplay: WAV, its default buffer and at "
           f"128 x 3; MPD {mpd_version()}: FLAC)")
     print(f"{'':16} {'CPU s per audio-minute':>22} {'(schedstat)':>11} {'peak RSS':>10} {'RSS w/o jackd shm':>18} "
           f"{'anon':>8} {'files':>8}")
@@ -224,12 +225,13 @@ def main():
                       for name, pid in zip(names, LAST)))
     print(f"RSS w/o jackd shm: segmance {seg[3] + seg[4]:.1f} MB (budget 20 MB), segmance/mpd = "
           f"{ratio(seg[3] + seg[4], mp[3] + mp[4])}; jackd's segment adds {seg[5]:.0f} MB to every client's RSS")
-    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw & (and aplay -D {DEVICE} "
+    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK & (and aplay -D {DEVICE} "
           f"$WORK/part.wav, mpd $WORK/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
     print()
-    print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the first period handed to ALSA, "
-          f"no library yet); MPD {mpd_ready:.1f} ms (process start to its protocol greeting, empty database)")
-    print(f"  command: {base} {BENCH} play --device {DEVICE} --raw $WORK/part.raw --t0 $(date +%s%N)  # prints ready_ms")
+    print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the daemon's ready line: library opened "
+          f"and restored, engine started, devices open); MPD {mpd_ready:.1f} ms (process start to its protocol "
+          f"greeting, empty database)")
+    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK --t0 $(date +%s%N)  # prints ready_ms")
 
 
 def mpd_version():
