@@ -54,6 +54,7 @@ enum DaemonBenchmark {
         let presser = PedalPresser(fifo: fifo)
         let lock = option("lock", "1") != "0"
         var environment = Daemon.Environment { try Daemon.Audio.realtime($0, priority: $1, lockMemory: lock) }
+        environment.trimsStartup = option("trim", "1") != "0"
         environment.paths.inputDevices = inputs
         environment.paths.nameReader = { $0 == fifo ? pedal : nil }
         environment.openDisplay = { profile in

@@ -23,13 +23,21 @@ public final class Daemon {
         /// Lets what was sent (the ramp-out of the last pause) and what is queued play out,
         /// then ends the audio side.
         public var shutdown: () -> Void
+        /// Whether the audio side locked the process's memory (`mlockall`, on fault).
+        public var locksMemory: Bool
+        /// Runs the render code through all its paths off the real-time thread, so it is
+        /// resident (and locked) before that thread needs it; called after start-up's
+        /// memory was given back.
+        public var warmUp: () -> Void
 
         public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
-                    shutdown: @escaping () -> Void = {}) {
+                    shutdown: @escaping () -> Void = {}, locksMemory: Bool = false, warmUp: @escaping () -> Void = {}) {
             self.engine = engine
             self.wakeDescriptor = wakeDescriptor
             self.takeLog = takeLog
             self.shutdown = shutdown
+            self.locksMemory = locksMemory
+            self.warmUp = warmUp
         }
     }
 
@@ -46,14 +54,17 @@ public final class Daemon {
         public var openAudio: (BoardProfile.Audio, Int) throws -> Audio
         /// Opens the display; nil opens what the profile names.
         public var openDisplay: ((BoardProfile) throws -> CharacterDisplay)?
+        /// Gives back start-up's code pages once ready (`ResidentSet.trim`); tests that run
+        /// the daemon inside a test process leave that process's memory alone.
+        public var trimsStartup = false
 
         public init(openAudio: @escaping (BoardProfile.Audio, Int) throws -> Audio) {
             self.openAudio = openAudio
         }
     }
 
-    /// How often the clock reaches the core when nothing else happens: notices expire and
-    /// long titles scroll (a marquee step is 400 ms) on this grid.
+    /// How often at least the clock reaches the core: notices expire and long titles scroll
+    /// (a marquee step is 400 ms) on this grid; any other wake-up moves the clock too.
     public static let tickNanoseconds: Int64 = 100_000_000
 
     public let configuration: DaemonConfiguration
@@ -123,6 +134,12 @@ public final class Daemon {
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
         show()
+        if environment.trimsStartup {
+            let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
+            audio.warmUp()
+            log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), "
+                + "render code warmed up\(audio.locksMemory ? " and locked" : "")")
+        }
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
 
@@ -166,10 +183,10 @@ public final class Daemon {
             dispatch(inputs.advance(to: now))
             appliance.pollAudio()
             for line in audio.takeLog() { log(line) }
-            if now >= nextTick {
-                appliance.send(.clock(now))
-                nextTick = now + Self.tickNanoseconds
-            }
+            // Every wake moves the clock, so the engine's position reports (10 a second while
+            // playing) stand in for the tick: one wake-up where there would be two.
+            appliance.send(.clock(now))
+            nextTick = now + Self.tickNanoseconds
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
                 notifier.notify("WATCHDOG=1")

@@ -18,6 +18,8 @@ extension Daemon.Audio {
         let engine = try RealtimeAudioEngine(configuration: configuration)
         try engine.start()
         return Daemon.Audio(engine: engine, wakeDescriptor: engine.wakeDescriptor,
-                            takeLog: { engine.takeLog() }, shutdown: { engine.finish() })
+                            takeLog: { engine.takeLog() }, shutdown: { engine.finish() },
+                            locksMemory: engine.scheduling?.memoryLocked ?? false,
+                            warmUp: { RenderWarmUp.run(configuration) })
     }
 }

@@ -24,6 +24,7 @@ struct Run: ParsableCommand {
         let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
         var environment = Daemon.Environment(openAudio: Daemon.Audio.realtime)
         environment.variables = processEnvironment()
+        environment.trimsStartup = true
         let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
         try daemon.run()
     }

@@ -10,8 +10,10 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 deploy/install-deps.sh >/dev/null
 deploy/install-bench-deps.sh >/dev/null
-swift build -c release --product segmance-bench >/dev/null
-bench="$PWD/.build/release/segmance-bench"
+# Built as the package builds the daemon (deploy/build-deb.sh): the Swift runtime and
+# Foundation linked in (--static-swift-stdlib), so memory is measured as it will be on a board.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product segmance-bench >/dev/null
+bench="$PWD/.build-static/release/segmance-bench"
 
 work=$(mktemp -d /tmp/segmance-engine-bench.XXXXXX)
 server="segbench-$$"
