@@ -1,5 +1,7 @@
 import Glibc
 import LinuxInput
+import SegmanceLibrary
+import SegmanceMedia
 import SegmanceBoard
 import SegmanceCore
 import SegmanceTestSupport
@@ -100,5 +102,50 @@ import Testing
         let text = "[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\n"
         #expect(Self.start(text, devices: empty)
             == "board.toml: display.bus: /dev/i2c-1 does not exist; buses present: none (enable I2C: dtparam=i2c_arm=on, and load i2c-dev)")
+    }
+}
+
+/// Where the performer left off survives the daemon being stopped and started again: the
+/// part changed with the pedal is written to the library then, and the next daemon on the
+/// same library comes back to it.
+@Suite(.serialized) struct DaemonResumeTests {
+    @Test func thePartLeftOffAtComesBackAfterARestart() throws {
+        let folders = TempDirs()
+        let library = try folders.make("library"), media = try folders.make("media"), stick = try folders.make("stick")
+        try DemoStick.write(to: stick)
+        let summary = Importer(library: try Library(directory: library)).run(stick) { _ in }
+        #expect(summary.added == 2)
+        let configuration = DaemonConfiguration(board: "test.toml", library: library, mediaRoot: media)
+
+        func start(_ inputs: FakeInputDirectory, _ log: Transcript, _ screen: Transcript) throws -> DaemonThread {
+            let profile = try BoardProfile(parsing: DaemonLoopTests.profileText, file: "test.toml")
+            var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+            let folder = inputs.path
+            environment.paths.inputDevices = folder
+            environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
+            environment.log = Log { log.append($0) }
+            environment.terminal = { screen.append($0) }
+            return try DaemonThread(Daemon(configuration: configuration, profile: profile, environment: environment))
+        }
+
+        let inputs = FakeInputDirectory()
+        inputs.plug("event0")
+        let log = Transcript(), screen = Transcript()
+        let first = try start(inputs, log, screen)
+        #expect(log.wait { $0 == "input: \"Test Pedal\" at \(inputs.path)/event0" })
+        #expect(screen.wait { $0.contains("1/3") })
+        inputs.key("event0", code: 49, down: true)   // KEY_N: NEXT
+        inputs.key("event0", code: 49, down: false)
+        #expect(screen.wait { $0.contains("2/3") })
+        #expect(first.stop())
+        let routine = first.daemon.state.routine?.title
+        #expect(first.daemon.state.partIndex == 1)
+
+        let log2 = Transcript(), screen2 = Transcript()
+        let second = try start(inputs, log2, screen2)
+        #expect(log2.wait { $0.hasPrefix("ready: ") })
+        #expect(second.stop())
+        #expect(second.daemon.state.routine?.title == routine)
+        #expect(second.daemon.state.partIndex == 1)
     }
 }
