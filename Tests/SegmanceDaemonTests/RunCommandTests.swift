@@ -68,6 +68,30 @@ import Glibc
         #expect(lines.last == "stopped", "log: \(lines)")
     }
 
+    /// `segmance library …` without --library works on the library the daemon's
+    /// configuration names, as a person on the device expects.
+    @Test func libraryCommandsUseTheConfiguredLibrary() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("run")
+        try DemoStick.write(to: dir + "/stick")
+        _ = Importer(library: try Library(directory: dir + "/lib")).run(dir + "/stick") { _ in }
+        try TestFiles.writeText("board = \"board.toml\"\nlibrary = \"lib\"\n", to: dir + "/segmance.toml")
+        let out = dir + "/out.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = cStrings([Self.binary, "library", "list", "--config", dir + "/segmance.toml"])
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, environ) == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect((status >> 8) & 0xff == 0)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("Warm-up Session") && text.contains("Street Jam"), "\(text)")
+    }
+
     @Test func aBadConfigurationIsAClearErrorNamingTheFileAndKey() throws {
         let folders = TempDirs()
         let dir = try folders.make("run")
