@@ -2,6 +2,7 @@ import Foundation
 import SegmanceLibrary
 import SegmanceMedia
 import SegmanceTestSupport
+import SegmanceDaemon
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -40,15 +41,8 @@ import Glibc
 
         let manager = SystemdNotifierTests.ManagerSocket(abstract: false)
         let log = dir + "/stderr.txt"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = cStrings([Self.binary, "run", "--config", dir + "/segmance.toml"])
-        let env = cStrings(["NOTIFY_SOCKET=\(manager.name)", "WATCHDOG_USEC=200000", "PATH=/usr/bin:/bin"])
-        defer { (argv + env).forEach { free($0) } }
-        var pid: pid_t = 0
-        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, env) == 0)
+        let pid = try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: log,
+                                    environment: ["NOTIFY_SOCKET=\(manager.name)", "WATCHDOG_USEC=200000", "PATH=/usr/bin:/bin"])
 
         let ready = manager.receive()
         #expect(ready.hasPrefix("READY=1\nSTATUS=Ready: test box"), "first notification: \(ready)")
@@ -58,10 +52,7 @@ import Glibc
         var next = manager.receive()
         while next == "WATCHDOG=1" { next = manager.receive() }
         #expect(next == "STOPPING=1")
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        #expect(status & 0x7f == 0, "ended by signal \(status & 0x7f)")
-        #expect((status >> 8) & 0xff == 0, "exit status \((status >> 8) & 0xff)")
+        #expect(waitFor(pid) == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("ready: test box, audio null") })
         #expect(lines.contains("signal SIGTERM: stopping"))
@@ -77,17 +68,7 @@ import Glibc
         _ = Importer(library: try Library(directory: dir + "/lib")).run(dir + "/stick") { _ in }
         try TestFiles.writeText("board = \"board.toml\"\nlibrary = \"lib\"\n", to: dir + "/segmance.toml")
         let out = dir + "/out.txt"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = cStrings([Self.binary, "library", "list", "--config", dir + "/segmance.toml"])
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, environ) == 0)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        #expect((status >> 8) & 0xff == 0)
+        #expect(waitFor(try spawnSegmance(["library", "list", "--config", dir + "/segmance.toml"], stdout: out)) == 0)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains("Warm-up Session") && text.contains("Street Jam"), "\(text)")
     }
@@ -97,20 +78,36 @@ import Glibc
         let dir = try folders.make("run")
         try TestFiles.writeText("board = \"board.toml\"\nrealtime_priority = 200\n", to: dir + "/segmance.toml")
         let err = dir + "/stderr.txt"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = cStrings([Self.binary, "run", "--config", dir + "/segmance.toml"])
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        #expect(posix_spawn(&pid, Self.binary, &actions, nil, argv, environ) == 0)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        #expect((status >> 8) & 0xff != 0)
+        #expect(waitFor(try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: err)) != 0)
         let text = try String(contentsOfFile: err, encoding: .utf8)
         #expect(text.contains("\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 200"), "\(text)")
     }
+}
+
+/// Starts the `segmance` binary with `arguments`, standard output and error to files when
+/// given, in `environment` (this process's when nil); returns its pid.
+func spawnSegmance(_ arguments: [String], stdout: String? = nil, stderr: String? = nil,
+                   environment: [String]? = nil) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
+    let argv = cStrings([RunCommandTests.binary] + arguments)
+    var env = environment.map(cStrings)
+    defer { (argv + (env ?? [])).forEach { free($0) } }
+    var pid: pid_t = 0
+    let code = env == nil ? posix_spawn(&pid, RunCommandTests.binary, &actions, nil, argv, environ)
+        : posix_spawn(&pid, RunCommandTests.binary, &actions, nil, argv, &env!)
+    guard code == 0 else { throw SegmanceDaemon.DaemonError("posix_spawn \(RunCommandTests.binary): \(String(cString: strerror(code)))") }
+    return pid
+}
+
+/// Waits for `pid`: its exit status, or 128 + the signal that ended it.
+func waitFor(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7f != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff
 }
 
 /// A NULL-terminated C string array for `posix_spawn`; free each element.
