@@ -208,7 +208,33 @@ public final class Daemon {
     }
 
     private func dispatch(_ events: [Event]) {
-        for event in events { appliance.send(event) }
+        for event in events {
+            // Where the music was when the control acted: the place an A or B mark, a seek
+            // or a part change takes effect, for the journal (and the system tests' twin).
+            if let line = Self.controlLine(event, appliance.state) { log(line) }
+            appliance.send(event)
+        }
+    }
+
+    /// "control: press loop at part 1 frame 96000 (playing)" for a control event, before
+    /// the reducer sees it; nil for anything else.
+    static func controlLine(_ event: Event, _ state: PlayerState) -> String? {
+        let control: String
+        switch event {
+        case .buttonPressed(let button): control = "press \(button.rawValue)"
+        case .buttonLongPressed(let button): control = "long press \(button.rawValue)"
+        case .buttonDoublePressed(let button): control = "double press \(button.rawValue)"
+        case .encoderTurned(let detents): control = "turn \(detents > 0 ? "+" : "")\(detents)"
+        default: return nil
+        }
+        let transport: String
+        switch state.transport {
+        case .stopped: transport = "stopped"
+        case .paused: transport = "paused"
+        case .countingDown(let countdown): transport = "counting down \(countdown.remaining)"
+        case .playing: transport = "playing"
+        }
+        return "control: \(control) at part \(state.partIndex + 1) frame \(state.position) (\(transport))"
     }
 
     private func show() {

@@ -55,6 +55,8 @@ import Testing
         // A single push is known only when the double-push window has passed: the loop
         // must wake on the controls' deadline with no further input.
         #expect(screen.wait { $0.contains("Routines") })
+        // The journal says which control acted and where the music was.
+        #expect(log.lines.contains("control: press select at part 1 frame 0 (stopped)"), "\(log.lines)")
 
         inputs.unplug("event0")
         #expect(log.wait { $0 == "input: \"Test Pedal\" at \(inputs.path)/event0 is gone" })
@@ -63,6 +65,28 @@ import Testing
         #expect(running.error.withLock { $0 } == nil)
         #expect(daemon.state.menu != nil)
         #expect(log.lines.last == "stopped")
+    }
+}
+
+/// The journal line of a control event: what acted and where the music was, parsed by the
+/// system tests to place the same inputs in the twin.
+@Suite struct ControlLineTests {
+    @Test func controlsAreLoggedWithThePartAndFrame() {
+        var state = PlayerState()
+        state.partIndex = 1
+        state.position = 96_000
+        state.transport = .playing
+        #expect(Daemon.controlLine(.buttonPressed(.loop), state) == "control: press loop at part 2 frame 96000 (playing)")
+        #expect(Daemon.controlLine(.buttonLongPressed(.next), state) == "control: long press next at part 2 frame 96000 (playing)")
+        state.transport = .countingDown(Countdown(remaining: 2, origin: .stopped))
+        #expect(Daemon.controlLine(.encoderTurned(-2), state) == "control: turn -2 at part 2 frame 96000 (counting down 2)")
+        #expect(Daemon.controlLine(.encoderTurned(1), state) == "control: turn +1 at part 2 frame 96000 (counting down 2)")
+        #expect(Daemon.controlLine(.buttonDoublePressed(.select), state)?.hasPrefix("control: double press select") == true)
+    }
+
+    @Test func otherEventsAreNotControls() {
+        #expect(Daemon.controlLine(.clock(5), PlayerState()) == nil)
+        #expect(Daemon.controlLine(.shuttingDown, PlayerState()) == nil)
     }
 }
 
