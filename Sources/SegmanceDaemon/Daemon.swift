@@ -71,6 +71,11 @@ public final class Daemon {
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
     private var lastFrame: Frame?
+    /// The core's clock counts from here (the monotonic time the daemon was made), as the
+    /// twin's virtual time counts from 0: a notice raised while booting (the title of the
+    /// routine restored) is stamped with time 0 and must last its duration from the start,
+    /// not expire at the first tick.
+    private let clockOrigin: Int64
 
     /// Opens every device of the board. Signals are blocked from here on, so make the
     /// daemon before starting other threads.
@@ -79,6 +84,7 @@ public final class Daemon {
         self.profile = profile
         self.environment = environment
         log = environment.log
+        clockOrigin = environment.clock()
         signals = try SignalDescriptor()
         stopRequest = try WakeDescriptor()
         notifier = SystemdNotifier(environment: environment.variables)
@@ -118,7 +124,7 @@ public final class Daemon {
     public func run() throws {
         try display.start()
         var now = environment.clock()
-        appliance.send(.clock(now))
+        appliance.send(.clock(now - clockOrigin))
         dispatch(inputs.start(now: now))
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
@@ -167,7 +173,7 @@ public final class Daemon {
             appliance.pollAudio()
             for line in audio.takeLog() { log(line) }
             if now >= nextTick {
-                appliance.send(.clock(now))
+                appliance.send(.clock(now - clockOrigin))
                 nextTick = now + Self.tickNanoseconds
             }
             show()

@@ -2,6 +2,7 @@ import Glibc
 import LinuxInput
 import SegmanceBoard
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceTestSupport
 import Testing
 @testable import SegmanceDaemon
@@ -24,7 +25,7 @@ import Testing
         """
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
-                           audio: RecordingAudioEngine, folders: TempDirs) throws -> Daemon {
+                           audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio) }
         environment.paths.inputDevices = inputs.path
@@ -32,9 +33,29 @@ import Testing
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
-        let configuration = DaemonConfiguration(board: "test.toml", library: try folders.make("library"),
+        let configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
                                                 mediaRoot: try folders.make("media"))
         return try Daemon(configuration: configuration, profile: profile, environment: environment)
+    }
+
+    /// At boot the routine the library restores is announced by its title for 1.5 s, as in
+    /// the twin, then the part shows: the notice is not stamped with a clock of another
+    /// origin (the daemon's monotonic clock is days ahead of the core's 0 at boot).
+    @Test func theRoutineRestoredAtBootIsAnnouncedByItsTitleFirst() throws {
+        let folders = TempDirs()
+        let stick = try folders.make("stick")
+        try TestFiles.mkdir(stick + "/Salsa")
+        try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48_000, frames: 48_000), to: stick + "/Salsa/1 Intro.wav")
+        let library = try folders.make("library")
+        #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
+        let log = Transcript(), screen = Transcript()
+        let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                         audio: RecordingAudioEngine(), folders: folders, library: library)
+        let running = try DaemonThread(daemon)
+        #expect(screen.wait { $0.contains("1/1 Intro") })
+        #expect(running.stop())
+        let first = try #require(screen.lines.first)
+        #expect(first.contains("│Salsa           │"), "the first screen: \(first)")
     }
 
     @Test func aPedalPluggedInWhileRunningOpensTheMenuAndTheDaemonStopsCleanly() throws {
