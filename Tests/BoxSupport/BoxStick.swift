@@ -13,11 +13,16 @@ public enum BoxStick {
         public var manifest: String?
         /// File name, seconds, sample rate of each part (stereo 16-bit WAV).
         public var parts: [(name: String, seconds: Double, rate: Int)]
+        /// Parts longer than this many seconds repeat their first stretch of noise (cheap
+        /// to make, the size is what matters); nil: noise throughout.
+        public var repeatAfter: Double?
 
-        public init(folder: String, manifest: String?, parts: [(name: String, seconds: Double, rate: Int)]) {
+        public init(folder: String, manifest: String?, parts: [(name: String, seconds: Double, rate: Int)],
+                    repeatAfter: Double? = nil) {
             self.folder = folder
             self.manifest = manifest
             self.parts = parts
+            self.repeatAfter = repeatAfter
         }
     }
 
@@ -35,8 +40,11 @@ public enum BoxStick {
             if let manifest = routine.manifest { try writeFile(folder + "/routine.toml", Array(manifest.utf8)) }
             for (p, part) in routine.parts.enumerated() {
                 let frames = Int(part.seconds * Double(part.rate))
-                try writeFile(folder + "/" + part.name,
-                              wav(noise(frames: frames, seed: UInt32(1 + r * 16 + p)), rate: part.rate))
+                let unique = min(frames, routine.repeatAfter.map { Int($0 * Double(part.rate)) } ?? frames)
+                let block = noise(frames: unique, seed: UInt32(1 + r * 16 + p))
+                var samples = block
+                while samples.count < frames * 2 { samples += block.prefix(frames * 2 - samples.count) }
+                try writeFile(folder + "/" + part.name, wav(samples, rate: part.rate))
             }
         }
     }
@@ -60,8 +68,8 @@ public enum BoxStick {
         bytes += Array("RIFF".utf8); u32(36 + samples.count * 2); bytes += Array("WAVE".utf8)
         bytes += Array("fmt ".utf8); u32(16); u16(1); u16(2); u32(rate); u32(rate * 4); u16(4); u16(16)
         bytes += Array("data".utf8); u32(samples.count * 2)
-        bytes.reserveCapacity(bytes.count + samples.count * 2)
-        for s in samples { u16(Int(UInt16(bitPattern: s))) }
+        // Little-endian samples, as this machine stores them.
+        samples.withUnsafeBytes { bytes.append(contentsOf: $0) }
         return bytes
     }
 

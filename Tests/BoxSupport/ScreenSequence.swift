@@ -45,13 +45,17 @@ public enum ScreenSequence {
         return out
     }
 
-    /// Whether every cell of `screen` is that of `from` or of `to`.
+    /// Whether every cell of `screen` is that of `from` or of `to` — a digit counting as a
+    /// masked clock digit (`#`): a clock half written is not yet a clock to `normalize`.
     public static func isRedraw(_ screen: Screen, from: Screen, to: Screen) -> Bool {
         guard screen.count == from.count, screen.count == to.count else { return false }
         for ((row, a), b) in zip(zip(screen, from), to) {
             let cells = Array(row), before = Array(a), after = Array(b)
             guard cells.count == before.count, cells.count == after.count else { return false }
-            for k in cells.indices where cells[k] != before[k] && cells[k] != after[k] { return false }
+            for k in cells.indices where cells[k] != before[k] && cells[k] != after[k] {
+                let digit = cells[k].isASCII && cells[k].isNumber
+                if !(digit && (before[k] == "#" || after[k] == "#")) { return false }
+            }
         }
         return true
     }

@@ -109,6 +109,13 @@ import Testing
             if k > 0 {
                 let previous = frames[k - 1]
                 observed.append([frame[0], previous[1]]) // first row written, second not yet
+                if frame[1] != previous[1] {
+                    // The second row being written cell by cell: "0", "0:", "0:0" …
+                    let cells = Array(frame[1]), old = Array(previous[1])
+                    for n in 1..<cells.count where cells[n - 1] != old[n - 1] {
+                        observed.append([frame[0], String(cells[..<n] + old[n...])])
+                    }
+                }
             }
             observed.append(frame.map { $0.replacingOccurrences(of: "0:0", with: "0:1") })
         }

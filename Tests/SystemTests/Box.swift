@@ -13,12 +13,15 @@ enum Box {
     /// Why the tests are skipped elsewhere.
     static let skipReason: Comment = "needs the board in a box (gpio-sim, i2c-stub, snd-aloop, uinput): run Tests/System/run.sh"
 
-    /// The repository's board/ folder.
-    static let boardDirectory: String = {
+    /// The repository's root folder.
+    static let repository: String = {
         var path = "\(#filePath)"
         for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) } // Tests/SystemTests/Box.swift
-        return path + "/board"
+        return path
     }()
+
+    /// The repository's board/ folder.
+    static let boardDirectory = repository + "/board"
 
     /// The monotonic clock now, in nanoseconds: the clock of GPIO and evdev timestamps.
     static func now() -> Int64 {
