@@ -105,7 +105,27 @@ final class DaemonRig {
         let daemon = try BoxProcess(Self.asUser + [Self.binary!, "run", "--config", configuration])
         self.daemon = daemon
         try daemon.expectLine(containing: "ready: ", timeout: 60)
+        let audio = try daemon.expectLine(containing: "audio: hw:", timeout: 10)
+        // What the service grants: SCHED_FIFO 70 within LimitRTPRIO, memory locked within LimitMEMLOCK.
+        guard audio.line.text.hasSuffix("render thread SCHED_FIFO priority 70, memory locked") else {
+            throw BoxError("the daemon's render thread did not get what segmance.service grants: \(audio.line.text)")
+        }
+        if let user = Self.user {
+            // setpriv and prlimit exec'd into the daemon: the same process, now as the user.
+            let status = try Box.read("/proc/\(daemon.pid)/status").split(separator: "\n")
+            let ids = status.filter { $0.hasPrefix("Uid:") || $0.hasPrefix("CapEff:") || $0.hasPrefix("Name:") }
+            guard ids.contains(where: { $0.hasPrefix("Name:") && $0.hasSuffix("segmance") }),
+                  let uid = ids.first(where: { $0.hasPrefix("Uid:") })?.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().map(String.init),
+                  uid.count == 4, !uid.contains("0"),
+                  ids.contains("CapEff:\t0000000000000000") else {
+                throw BoxError("the daemon is not running as \(user) without privileges: \(ids)")
+            }
+            daemonUser = "\(user) (uid \(uid[0]), no capabilities)"
+        }
     }
+
+    /// Who the daemon runs as, when not root.
+    private(set) var daemonUser: String?
 
     /// SIGTERM, as systemd stops the service: the daemon pauses, drains and exits 0.
     func stop() throws {

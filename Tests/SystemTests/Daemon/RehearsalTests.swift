@@ -26,6 +26,7 @@ extension SystemTests {
             try rig.start()
             let lcd = try #require(rig.lcd), capture = try #require(rig.capture), daemon = try #require(rig.daemon)
             let panel = rig.panel
+            print("rehearsal: \(DaemonRig.binary ?? "") runs as \(rig.daemonUser ?? "root")")
             func clock(_ text: String) -> ([String]) -> Bool { { $0[1].hasPrefix(text + "/0:20") } }
 
             // Part 1 of "Box Test", stopped at its start.
@@ -86,6 +87,7 @@ extension SystemTests {
             #expect(capture.problem == nil)
             #expect(lcd.model.glyphs == Glyph.allCases.map(\.pattern), "the LCD's CGRAM does not hold the glyphs")
             let debounce = rig.profile.timing.debounce
+            print("rehearsal: the longest burst of contact bounce took \(chatter / 1000) µs (debounce \(debounce / 1_000_000) ms)")
             #expect(chatter < debounce, "a burst of chatter took \(chatter / 1000) µs, longer than the debounce (\(debounce / 1000) µs): the VM stretched it")
 
             // The twin, on the same controls at the same frames.
