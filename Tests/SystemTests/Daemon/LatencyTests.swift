@@ -49,7 +49,8 @@ extension SystemTests.Daemon {
         let audio = rig.profile.audio
         print("latency: gpio-sim release edge -> first sample captured on hw:Loopback,1,0, \(latencies.count) presses: "
               + "p50 \(ms(latencies, 50)) ms, p99 \(ms(latencies, 99)) ms, max \(ms(latencies, 100)) ms "
-              + "(period \(audio.periodFrames) frames x \(audio.periods), \(Double(audio.periodFrames * audio.periods) / 48) ms of buffer)")
+              + "(max = p99 at this count; period \(audio.periodFrames) frames x \(audio.periods), "
+              + "\(String(format: "%.1f", Double(audio.periodFrames * audio.periods) / 48)) ms of buffer; snd-aloop's timer: 4 ms steps)")
         print("latency: the VM's loopback round trip, write -> capture (hw:Loopback,0,1 -> 1,1, same period and buffer), "
               + "\(roundTrip.count) clicks: p50 \(ms(roundTrip, 50)) ms, p99 \(ms(roundTrip, 99)) ms")
         print("latency: the sysfs write of the edge itself: p50 \(ms(writes, 50)) ms, p99 \(ms(writes, 99)) ms")
