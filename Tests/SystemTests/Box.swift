@@ -37,6 +37,31 @@ enum Box {
         while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
+    /// Polls `items` (a list that only grows) for the first element after the first `after`
+    /// that satisfies `matching`, every 10 ms for at most `timeout` seconds; nil when none
+    /// came, or as soon as `giveUp` says no more will.
+    static func firstNew<T>(_ items: () -> [T], after: Int, timeout: Double, giveUp: () -> Bool = { false },
+                            _ matching: (T) -> Bool) -> (index: Int, element: T)? {
+        let deadline = now() + Int64(timeout * 1e9)
+        var checked = after
+        while true {
+            let all = items()
+            if checked < all.count {
+                for index in checked..<all.count where matching(all[index]) { return (index, all[index]) }
+                checked = all.count
+            }
+            if now() > deadline || giveUp() { return nil }
+            hold(milliseconds: 10)
+        }
+    }
+
+    /// Asks for SCHED_FIFO at `priority` for the calling thread (a reader or writer of the
+    /// loopback card that must not fall behind when the VM stalls); as root it is granted.
+    static func makeRealtime(priority: Int32) {
+        var parameter = sched_param(sched_priority: priority)
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+    }
+
     /// A whole text file, or an error naming it.
     static func read(_ path: String) throws -> String {
         guard let file = fopen(path, "r") else { throw BoxError("cannot open \(path): \(String(cString: strerror(errno)))") }

@@ -90,17 +90,11 @@ final class BoxProcess: @unchecked Sendable {
     /// The first line (after `after` lines) that satisfies `matching`, waiting at most
     /// `timeout` seconds; nil when none came.
     func waitForLine(timeout: Double, after: Int = 0, _ matching: (String) -> Bool) -> (index: Int, line: Line)? {
-        let deadline = Box.now() + Int64(timeout * 1e9)
-        var checked = after
-        while true {
-            let all = log
-            if checked < all.count {
-                for index in checked..<all.count where matching(all[index].text) { return (index, all[index]) }
-                checked = all.count
-            }
-            if Box.now() > deadline || (exitStatus != nil && log.count == all.count) { return nil }
-            Box.hold(milliseconds: 10)
-        }
+        let ended = { self.exitStatus != nil && self.drained.load(ordering: .acquiring) }
+        // Once the process ended and its output is all in, one last look is enough.
+        let found = Box.firstNew({ log }, after: after, timeout: timeout, giveUp: ended) { matching($0.text) }
+            ?? (ended() ? Box.firstNew({ log }, after: after, timeout: 0) { matching($0.text) } : nil)
+        return found.map { ($0.index, $0.element) }
     }
 
     /// Waits for a line containing `text`; throws with the log when it does not come.

@@ -114,20 +114,11 @@ final class LCDTrace: @unchecked Sendable {
     @discardableResult
     func expectScreen(_ what: String, timeout: Double, after: Int = 0,
                       _ matching: ([String]) -> Bool) throws -> (index: Int, shown: Shown) {
-        let deadline = Box.now() + Int64(timeout * 1e9)
-        var checked = after
-        while true {
-            let all = screens
-            if checked < all.count {
-                for index in checked..<all.count where matching(all[index].rows) { return (index, all[index]) }
-                checked = all.count
-            }
-            if let problem { throw BoxError("LCD trace: \(problem)") }
-            if Box.now() > deadline {
-                let last = all.suffix(4).map { "|" + $0.rows.joined(separator: "|") + "|" }.joined(separator: " ")
-                throw BoxError("the LCD did not show \(what) within \(timeout) s; its last screens: \(last)")
-            }
-            Box.hold(milliseconds: 10)
+        if let found = Box.firstNew({ screens }, after: after, timeout: timeout, giveUp: { problem != nil }, { matching($0.rows) }) {
+            return (found.index, found.element)
         }
+        if let problem { throw BoxError("LCD trace: \(problem)") }
+        let last = screens.suffix(4).map { "|" + $0.rows.joined(separator: "|") + "|" }.joined(separator: " ")
+        throw BoxError("the LCD did not show \(what) within \(timeout) s; its last screens: \(last)")
     }
 }

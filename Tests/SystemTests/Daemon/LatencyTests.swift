@@ -116,8 +116,7 @@ final class ClickWriter: @unchecked Sendable {
 
     private func run() {
         defer { running.store(false, ordering: .releasing) }
-        var parameter = sched_param(sched_priority: 70)
-        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+        Box.makeRealtime(priority: 70)
         let silence = [Float](repeating: 0, count: periodFrames * 2)
         var click = silence
         for i in 0..<96 { click[i] = 0.5 }

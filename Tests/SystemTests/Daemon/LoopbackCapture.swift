@@ -54,8 +54,7 @@ final class LoopbackCapture: @unchecked Sendable {
 
     private func run() {
         defer { running.store(false, ordering: .releasing) }
-        var parameter = sched_param(sched_priority: 60)
-        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+        Box.makeRealtime(priority: 60)
         while !stopping.load(ordering: .acquiring) {
             let done = captured.load(ordering: .relaxed)
             guard done < capacity else { return }
