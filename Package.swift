@@ -121,10 +121,17 @@ let package = Package(
         .testTarget(name: "SegmanceSimTests", dependencies: [
             "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
         ]),
+        // What the system tests compare: captured audio with the twin's, LCD screens with the
+        // twin's frames, the daemon's control log placed in the twin. Tested on the host.
+        .target(name: "BoxSupport", path: "Tests/BoxSupport"),
+        .testTarget(name: "BoxSupportTests", dependencies: [
+            "BoxSupport", "SegmanceSim", "SegmanceLibrary", "SegmanceCore", "SegmanceScreen", "SegmanceTestSupport",
+            "SndFile",
+        ]),
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.
         .testTarget(name: "SystemTests", dependencies: [
             "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",
-            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA",
+            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA", "BoxSupport", "SndFile",
         ]),
     ]
 )

@@ -269,7 +269,9 @@ struct RenderState {
             rounds &+= 1
             var fired = false
             if mode != .idle {
-                if loop.active && main.pos == loop.end {
+                // At E — or past it, when the loop arrived after the play head had gone by
+                // (B marked live: the control side read the position a moment earlier).
+                if loop.active && main.pos >= loop.end {
                     wrapLoop()
                     fired = true
                 } else if main.pos >= main.frames {

@@ -82,6 +82,11 @@ public final class Daemon {
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
     private var lastFrame: Frame?
+    /// The core's clock counts from here (the monotonic time the daemon was made), as the
+    /// twin's virtual time counts from 0: a notice raised while booting (the title of the
+    /// routine restored) is stamped with time 0 and must last its duration from the start,
+    /// not expire at the first tick.
+    private let clockOrigin: Int64
 
     /// Opens every device of the board. Signals are blocked from here on, so make the
     /// daemon before starting other threads.
@@ -90,6 +95,7 @@ public final class Daemon {
         self.profile = profile
         self.environment = environment
         log = environment.log
+        clockOrigin = environment.clock()
         signals = try SignalDescriptor()
         stopRequest = try WakeDescriptor()
         notifier = SystemdNotifier(environment: environment.variables)
@@ -129,7 +135,7 @@ public final class Daemon {
     public func run() throws {
         try display.start()
         var now = environment.clock()
-        appliance.send(.clock(now))
+        appliance.send(.clock(now - clockOrigin))
         dispatch(inputs.start(now: now))
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
@@ -185,7 +191,7 @@ public final class Daemon {
             for line in audio.takeLog() { log(line) }
             // Every wake moves the clock, so the engine's position reports (10 a second while
             // playing) stand in for the tick: one wake-up where there would be two.
-            appliance.send(.clock(now))
+            appliance.send(.clock(now - clockOrigin))
             nextTick = now + Self.tickNanoseconds
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
@@ -225,7 +231,33 @@ public final class Daemon {
     }
 
     private func dispatch(_ events: [Event]) {
-        for event in events { appliance.send(event) }
+        for event in events {
+            // Where the music was when the control acted: the place an A or B mark, a seek
+            // or a part change takes effect, for the journal (and the system tests' twin).
+            if let line = Self.controlLine(event, appliance.state) { log(line) }
+            appliance.send(event)
+        }
+    }
+
+    /// "control: press loop at part 1 frame 96000 (playing)" for a control event, before
+    /// the reducer sees it; nil for anything else.
+    static func controlLine(_ event: Event, _ state: PlayerState) -> String? {
+        let control: String
+        switch event {
+        case .buttonPressed(let button): control = "press \(button.rawValue)"
+        case .buttonLongPressed(let button): control = "long press \(button.rawValue)"
+        case .buttonDoublePressed(let button): control = "double press \(button.rawValue)"
+        case .encoderTurned(let detents): control = "turn \(detents > 0 ? "+" : "")\(detents)"
+        default: return nil
+        }
+        let transport: String
+        switch state.transport {
+        case .stopped: transport = "stopped"
+        case .paused: transport = "paused"
+        case .countingDown(let countdown): transport = "counting down \(countdown.remaining)"
+        case .playing: transport = "playing"
+        }
+        return "control: \(control) at part \(state.partIndex + 1) frame \(state.position) (\(transport))"
     }
 
     private func show() {

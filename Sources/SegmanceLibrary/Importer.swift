@@ -31,11 +31,21 @@ public enum ImportEvent: Equatable, Sendable {
 public final class Importer: Sendable {
     public let library: Library
     public let maxDepth: Int
+    /// Where the kernel lists block devices by number (`/sys/dev/block/MAJOR:MINOR`): a
+    /// stick whose device is no longer listed was pulled out, even while its dead mount
+    /// still answers `stat`.
+    public let blockDevices: String
+    /// How long a read error on the stick waits for the kernel to remove a stick being
+    /// pulled out, before it is taken for a damaged file (nanoseconds).
+    public let vanishGrace: Int64
     private let cancelled = Atomic<Bool>(false)
 
-    public init(library: Library, maxDepth: Int = 4) {
+    public init(library: Library, maxDepth: Int = 4, blockDevices: String = "/sys/dev/block",
+                vanishGrace: Int64 = 2_000_000_000) {
         self.library = library
         self.maxDepth = maxDepth
+        self.blockDevices = blockDevices
+        self.vanishGrace = vanishGrace
     }
 
     /// Stops the import at the next chunk of audio (the stick is gone).
@@ -95,7 +105,7 @@ public final class Importer: Sendable {
         report(.started(routines: sources.count))
         var device = stat()
         stat(root, &device)
-        let stick = StickPresence(root: root, device: device.st_dev)
+        let stick = StickPresence(root: root, device: device.st_dev, blockDevices: blockDevices, grace: vanishGrace)
         var index = 0
         var imported: [String: String] = [:]
         for entry in scan.entries {
@@ -168,16 +178,61 @@ public final class Importer: Sendable {
     }
 }
 
-/// Whether the stick being imported is still there: its root on the same device, the
-/// routine folder in place.
+/// Whether the stick being imported is still there: its root mounted on the same device,
+/// that device still known to the kernel, the path in place.
+///
+/// A stick pulled out while a file on it is open leaves a dead mount behind until it is
+/// unmounted: `stat` of the root and of the open file still succeed from the kernel's
+/// caches, only reads fail (EIO). The block device is gone from `/sys/dev/block` as soon
+/// as the kernel has removed the disk, so that is what is asked.
 struct StickPresence: Sendable {
     let root: String
     let device: dev_t
+    /// `/sys/dev/block`, or a folder standing in for it in tests.
+    let blockDevices: String
+    /// How long `vanishes(afterReadError:)` waits for the kernel to remove the disk.
+    let grace: Int64
 
-    func isPresent(_ folder: String) -> Bool {
+    func isPresent(_ path: String) -> Bool {
         var info = stat()
-        guard stat(root, &info) == 0, info.st_dev == device else { return false }
-        return stat(folder, &info) == 0
+        guard stat(root, &info) == 0, info.st_dev == device, deviceListed else { return false }
+        return stat(path, &info) == 0
+    }
+
+    /// Whether the device is listed; file systems with no block device (tmpfs, 9p, FUSE:
+    /// major 0) always are.
+    var deviceListed: Bool {
+        // glibc's gnu_dev_major / gnu_dev_minor.
+        let dev = UInt64(device)
+        let major = (dev & 0x0000_0000_000F_FF00) >> 8 | (dev & 0xFFFF_F000_0000_0000) >> 32
+        let minor = dev & 0xFF | (dev & 0x0000_0FFF_FFF0_0000) >> 12
+        return major == 0 || access("\(blockDevices)/\(major):\(minor)", F_OK) == 0
+    }
+
+    /// Reading `path` failed with an I/O error (`code` is errno): true when the stick is
+    /// going away. The first failed read of a stick being pulled out comes a moment before
+    /// the kernel removes the disk, so this watches for `grace` before it takes the error
+    /// for a damaged file on a stick that stays.
+    func vanishes(afterReadError code: Int32, on path: String) -> Bool {
+        guard Self.isMediumError(code) else { return !isPresent(path) }
+        let deadline = Self.now() + grace
+        while true {
+            if !isPresent(path) { return true }
+            if Self.now() >= deadline { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+
+    /// Errors of the medium rather than of the file's content.
+    static func isMediumError(_ code: Int32) -> Bool {
+        code == EIO || code == ENODEV || code == ENXIO || code == ENOMEDIUM || code == ESHUTDOWN
+    }
+
+    private static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
 

@@ -39,8 +39,9 @@ final class StoreDecoder: StickAudioDecoding {
         do {
             key = try MediaKey.of(file: file.real, rate: library.sampleRate)
         } catch {
-            // A file that was there at the scan and no longer reads: the stick is going away.
-            guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
+            // A file that was there at the scan and no longer reads: the stick is going
+            // away (the routine is abandoned whole), or this file is damaged (its part fails).
+            if stick.vanishes(afterReadError: error.code, on: file.real) { throw Importer.Stop.stickGone }
             return .failure(AudioDecodeError(path: file.real, reason: .unreadable(error.message)))
         }
         if let known = try library.media(named: key) {

@@ -43,6 +43,10 @@ import SegmanceCore
         let (_, offsets) = try profile.resolveGPIO(on: [chip], file: "board/sim-vm.toml")
         #expect(profile.controlMap(offsets: offsets).buttons == [0: .play, 1: .prev, 2: .next, 3: .loop, 4: .select])
         #expect(try profile.resolveI2CBus(among: ["/dev/i2c-0"], file: "board/sim-vm.toml") == "/dev/i2c-0")
+        // snd-aloop under TCG: periods it keeps up with; the VM's slow sysfs writes: a longer debounce.
+        #expect(profile.audio.periodFrames == 512 && profile.audio.periods == 4)
+        #expect(profile.timing.debounce == 20_000_000)
+        #expect(profile.inputs.map(\.name) == ["PCsensor FootSwitch"])
     }
 
     static let minimal = "[display]\nkind = \"terminal\"\n"

@@ -4,6 +4,7 @@ import SegmanceLibrary
 import SegmanceMedia
 import SegmanceBoard
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceTestSupport
 import Testing
 @testable import SegmanceDaemon
@@ -26,7 +27,7 @@ import Testing
         """
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
-                           audio: RecordingAudioEngine, folders: TempDirs) throws -> Daemon {
+                           audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio) }
         environment.paths.inputDevices = inputs.path
@@ -34,9 +35,29 @@ import Testing
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
-        let configuration = DaemonConfiguration(board: "test.toml", library: try folders.make("library"),
+        let configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
                                                 mediaRoot: try folders.make("media"))
         return try Daemon(configuration: configuration, profile: profile, environment: environment)
+    }
+
+    /// At boot the routine the library restores is announced by its title for 1.5 s, as in
+    /// the twin, then the part shows: the notice is not stamped with a clock of another
+    /// origin (the daemon's monotonic clock is days ahead of the core's 0 at boot).
+    @Test func theRoutineRestoredAtBootIsAnnouncedByItsTitleFirst() throws {
+        let folders = TempDirs()
+        let stick = try folders.make("stick")
+        try TestFiles.mkdir(stick + "/Salsa")
+        try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48_000, frames: 48_000), to: stick + "/Salsa/1 Intro.wav")
+        let library = try folders.make("library")
+        #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
+        let log = Transcript(), screen = Transcript()
+        let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                         audio: RecordingAudioEngine(), folders: folders, library: library)
+        let running = try DaemonThread(daemon)
+        #expect(screen.wait { $0.contains("1/1 Intro") })
+        #expect(running.stop())
+        let first = try #require(screen.lines.first)
+        #expect(first.contains("│Salsa           │"), "the first screen: \(first)")
     }
 
     @Test func aPedalPluggedInWhileRunningOpensTheMenuAndTheDaemonStopsCleanly() throws {
@@ -57,6 +78,8 @@ import Testing
         // A single push is known only when the double-push window has passed: the loop
         // must wake on the controls' deadline with no further input.
         #expect(screen.wait { $0.contains("Routines") })
+        // The journal says which control acted and where the music was.
+        #expect(log.lines.contains("control: press select at part 1 frame 0 (stopped)"), "\(log.lines)")
 
         inputs.unplug("event0")
         #expect(log.wait { $0 == "input: \"Test Pedal\" at \(inputs.path)/event0 is gone" })
@@ -65,6 +88,28 @@ import Testing
         #expect(running.error.withLock { $0 } == nil)
         #expect(daemon.state.menu != nil)
         #expect(log.lines.last == "stopped")
+    }
+}
+
+/// The journal line of a control event: what acted and where the music was, parsed by the
+/// system tests to place the same inputs in the twin.
+@Suite struct ControlLineTests {
+    @Test func controlsAreLoggedWithThePartAndFrame() {
+        var state = PlayerState()
+        state.partIndex = 1
+        state.position = 96_000
+        state.transport = .playing
+        #expect(Daemon.controlLine(.buttonPressed(.loop), state) == "control: press loop at part 2 frame 96000 (playing)")
+        #expect(Daemon.controlLine(.buttonLongPressed(.next), state) == "control: long press next at part 2 frame 96000 (playing)")
+        state.transport = .countingDown(Countdown(remaining: 2, origin: .stopped))
+        #expect(Daemon.controlLine(.encoderTurned(-2), state) == "control: turn -2 at part 2 frame 96000 (counting down 2)")
+        #expect(Daemon.controlLine(.encoderTurned(1), state) == "control: turn +1 at part 2 frame 96000 (counting down 2)")
+        #expect(Daemon.controlLine(.buttonDoublePressed(.select), state)?.hasPrefix("control: double press select") == true)
+    }
+
+    @Test func otherEventsAreNotControls() {
+        #expect(Daemon.controlLine(.clock(5), PlayerState()) == nil)
+        #expect(Daemon.controlLine(.shuttingDown, PlayerState()) == nil)
     }
 }
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The system tests: real kernel drivers in the board in a box.
 #   Tests/System/run.sh            build what they need, boot the VM once, run them all
-#   SEGMANCE_BOX_NO_DEB=1 …        without building and testing the .deb (faster)
+#   SEGMANCE_BOX_NO_DEB=1 …        without the .deb: the daemon's tests run a release build
+#                                  (.build/release/segmance) as root
+#   SEGMANCE_BOX_FILTER=REGEX …    only the Swift system tests whose name matches (the shell
+#                                  checks of the stick and the package still run)
 # Builds the test bundle (swift build --build-tests), the box (Tests/System/build.sh,
 # cached in ${SEGMANCE_BOX_CACHE:-$HOME/.cache/segmance-box}) and the package
-# (deploy/build-deb.sh), then runs Tests/System/guest/run-all.sh in the VM. Prints the time
-# of each step and ends with "system: N passed, N failed". Needs deploy/install-deps.sh and
-# deploy/install-box-deps.sh.
+# (deploy/build-deb.sh: the release binary the daemon's tests run, installed in the VM),
+# then runs Tests/System/guest/run-all.sh in the VM. Prints the time of each step, the
+# figures the daemon's tests measured, and ends with "system: N passed, N failed". Needs
+# deploy/install-deps.sh and deploy/install-box-deps.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
@@ -30,6 +34,9 @@ if [ "${SEGMANCE_BOX_NO_DEB:-0}" != 1 ]; then
   deb=$(deploy/build-deb.sh | tail -1)
   echo "system: package build took $((SECONDS - t0)) s: $deb"
   export SEGMANCE_BOX_DEB="$PWD/$deb"
+else
+  timed "release build of segmance" swift build -c release --product segmance
+  export SEGMANCE_BOX_SEGMANCE="$PWD/.build/release/segmance"
 fi
 
 t0=$SECONDS
@@ -37,6 +44,8 @@ status=0
 "$here/boxrun" --timeout 1500 --log "$log" -- bash "$here/guest/run-all.sh" || status=$?
 boot=$(sed -n 's/^\[ *\([0-9.]*\)\] \[box\] userspace up.*/\1/p' "$log" | head -1)
 echo "system: VM run took $((SECONDS - t0)) s (boot to guest userspace ${boot:-?} s); console log: $log"
+# What the daemon's tests measured and compared, and each group's time.
+sed -n 's/^\[ *[0-9.]*\] \(latency: .*\|rehearsal: .*\|box: .* in [0-9.]* s\)$/system: \1/p' "$log"
 summary=$(sed -n 's/^\[ *[0-9.]*\] box: \([0-9]* passed, [0-9]* failed\)$/\1/p' "$log" | tail -1)
 if [ -z "$summary" ]; then
   echo "system: the guest ended without a result (status $status)"

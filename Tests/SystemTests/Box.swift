@@ -13,12 +13,15 @@ enum Box {
     /// Why the tests are skipped elsewhere.
     static let skipReason: Comment = "needs the board in a box (gpio-sim, i2c-stub, snd-aloop, uinput): run Tests/System/run.sh"
 
-    /// The repository's board/ folder.
-    static let boardDirectory: String = {
+    /// The repository's root folder.
+    static let repository: String = {
         var path = "\(#filePath)"
         for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) } // Tests/SystemTests/Box.swift
-        return path + "/board"
+        return path
     }()
+
+    /// The repository's board/ folder.
+    static let boardDirectory = repository + "/board"
 
     /// The monotonic clock now, in nanoseconds: the clock of GPIO and evdev timestamps.
     static func now() -> Int64 {
@@ -32,6 +35,31 @@ enum Box {
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()
         while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
+    /// Polls `items` (a list that only grows) for the first element after the first `after`
+    /// that satisfies `matching`, every 10 ms for at most `timeout` seconds; nil when none
+    /// came, or as soon as `giveUp` says no more will.
+    static func firstNew<T>(_ items: () -> [T], after: Int, timeout: Double, giveUp: () -> Bool = { false },
+                            _ matching: (T) -> Bool) -> (index: Int, element: T)? {
+        let deadline = now() + Int64(timeout * 1e9)
+        var checked = after
+        while true {
+            let all = items()
+            if checked < all.count {
+                for index in checked..<all.count where matching(all[index]) { return (index, all[index]) }
+                checked = all.count
+            }
+            if now() > deadline || giveUp() { return nil }
+            hold(milliseconds: 10)
+        }
+    }
+
+    /// Asks for SCHED_FIFO at `priority` for the calling thread (a reader or writer of the
+    /// loopback card that must not fall behind when the VM stalls); as root it is granted.
+    static func makeRealtime(priority: Int32) {
+        var parameter = sched_param(sched_priority: priority)
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
     }
 
     /// A whole text file, or an error naming it.

@@ -40,3 +40,14 @@ box_elapsed() {
   local ns=$(( $(date +%s%N) - $1 ))
   printf '%d.%03d' $((ns / 1000000000)) $(((ns / 1000000) % 1000))
 }
+
+# box_udev_start / box_udev_stop: udevd as on the board, so the device nodes get the groups
+# and modes of the rules installed (Debian's: audio for /dev/snd, input for evdev; the
+# package's 90-segmance.rules: gpio, i2c) and a daemon running as user segmance can open them.
+box_udev_start() {
+  /lib/systemd/systemd-udevd --daemon || return 1
+  udevadm trigger --action=add && udevadm settle --timeout=60
+}
+box_udev_stop() {
+  udevadm control --exit
+}

@@ -4,9 +4,15 @@
 # that needs no /opt/swift; systemd-analyze verifies the units and scores the service
 # (written to /share/security.txt); udev gives the GPIO chip and the I2C bus to the
 # groups; remove and purge clean up.
+#   package-test.sh           all of it
+#   package-test.sh install   up to the removal: the package stays installed (run-all.sh
+#                             runs the daemon tests from it, as user segmance)
+#   package-test.sh remove    remove and purge
 set -euo pipefail
 deb=${SEGMANCE_BOX_DEB:?the .deb to test}
 fail() { echo "package: FAIL: $*" >&2; exit 1; }
+part=${1:-all}
+if [ "$part" != remove ]; then
 
 dpkg -i "$deb"
 dpkg-query -W -f='${Status} ${Version}\n' segmance | grep -q '^install ok installed' || fail "not installed"
@@ -52,6 +58,10 @@ setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "$SEGMANCE_BOX_
   || fail "user segmance cannot open /dev/$SEGMANCE_BOX_GPIO_CHIP"
 setpriv --reuid=segmance --regid=segmance --init-groups i2cdetect -y -r 0 0x27 0x27 > /dev/null \
   || fail "user segmance cannot open /dev/i2c-0"
+
+echo "package: installed and checked"
+fi
+[ "$part" != install ] || exit 0
 
 # Remove keeps the config; purge drops it and the library.
 dpkg -r segmance > /dev/null

@@ -1,0 +1,135 @@
+import BoxSupport
+import SegmanceCore
+import SegmanceLibrary
+import SegmanceSim
+import SegmanceTestSupport
+import Testing
+
+/// The daemon's control log placed in the real twin: each input acts exactly where the
+/// daemon's did (the A and B the daemon marked, the place it paused), and the twin's audio
+/// and frames are what the system tests compare the box against.
+@Suite(.serialized) struct TwinPlacementTests {
+    /// A rehearsal as the daemon would log it: play (3 s countdown), A at 2 s, B at 4 s
+    /// (the loop wraps to A), next part 1 s later, one detent forward, pause.
+    static func records(a: Int64 = 96_000) -> [ControlRecord] {
+        [ControlRecord(action: "press play", part: 1, frame: 0, transport: "stopped"),
+         ControlRecord(action: "press loop", part: 1, frame: a, transport: "playing"),
+         ControlRecord(action: "press loop", part: 1, frame: 192_000, transport: "playing"),
+         ControlRecord(action: "press next", part: 1, frame: a + 48_000, transport: "playing"),
+         ControlRecord(action: "turn +1", part: 2, frame: 48_000, transport: "playing"),
+         ControlRecord(action: "press play", part: 2, frame: 144_000, transport: "playing")]
+    }
+
+    final class Rig {
+        let temp = TempDirs()
+        let stick: String
+
+        init() throws {
+            stick = try temp.make("box-stick")
+            try BoxStick.write([BoxStick.rehearsal], to: stick)
+        }
+
+        /// Runs the twin on `scenario` from a library holding the rehearsal.
+        func run(_ scenario: String) throws -> (output: TwinRun.Output, audio: [Int16]) {
+            let library = try Library(directory: try temp.make("library") + "/lib")
+            #expect(Importer(library: library).run(stick) { _ in }.added == 1)
+            var twin = TwinRun()
+            twin.library = library
+            var audio: [Int16] = []
+            let output = try twin.run(try Scenario(parsing: scenario), stick: nil) { samples, count in
+                for i in 0..<(count * 2) { audio.append(WAVWriter.s16(samples[i])) }
+            }
+            return (output, audio)
+        }
+    }
+
+    @Test func eachControlActsWhereTheDaemonsDid() throws {
+        let placement = try TwinScenario(countdownSeconds: 3).place(Self.records())
+        // Play at 2 s, its music from 5 s: A at 5 + 2 s, B at 5 + 4 s, then from A again.
+        #expect(placement.controlFrames == [96_000, 336_000, 432_000, 480_000, 672_000, 720_000])
+        #expect(placement.commandFrames == [96_000, 432_000, 480_000, 672_000, 720_000])
+        #expect(placement.text.hasPrefix("1.920000000  press play\n2.000000000  release play\n"), "\(placement.text)")
+        #expect(placement.text.contains("13.887500000  turn +1\n"), "\(placement.text)")
+
+        let (output, _) = try Rig().run(placement.text)
+        let state = output.finalState
+        // The loop the twin marked is the daemon's, to the frame; it was saved with part 1.
+        #expect(state.routines.first?.parts.first?.savedLoop == ABLoop(a: 96_000, b: 192_000))
+        #expect(state.partIndex == 1)
+        #expect(state.transport == .paused)
+        // Paused at the daemon's frame; the 5 ms ramp-out plays on from there.
+        #expect(state.position == 144_000 + 240)
+    }
+
+    @Test func aControlOffTheTwinsPeriodGridOrOutOfItsModelIsRefused() {
+        var records = Self.records()
+        records[1].frame = 96_001
+        #expect(throws: TwinScenario.Unplaceable.self) { try TwinScenario(countdownSeconds: 3).place(records) }
+        let held = [ControlRecord(action: "long press play", part: 1, frame: 0, transport: "stopped")]
+        #expect(throws: TwinScenario.Unplaceable.self) { try TwinScenario(countdownSeconds: 3).place(held) }
+        #expect(ControlRecord(logLine: "control: press loop at part 1 frame 96000 (playing)")
+            == ControlRecord(action: "press loop", part: 1, frame: 96_000, transport: "playing"))
+        #expect(ControlRecord(logLine: "control: turn -1 at part 2 frame 5 (counting down 2)")
+            == ControlRecord(action: "turn -1", part: 2, frame: 5, transport: "counting down 2"))
+        #expect(ControlRecord(logLine: "ready: qemu board-in-a-box") == nil)
+    }
+
+    @Test func theComparisonTellsTheTwinFromATwinWhoseAWasOnePeriodLater() throws {
+        let rig = try Rig()
+        let right = try TwinScenario(countdownSeconds: 3).place(Self.records())
+        let twin = try rig.run(right.text)
+        let options = AudioComparison.Options(windowFrames: 4_800 + 240, searchFrames: 4_800)
+        // The same audio, as if captured 0.3 s after its start: equal.
+        let captured = [Int16](repeating: 0, count: 14_400 * 2) + twin.audio
+        let same = AudioComparison(options).compare(capture: captured, twin: twin.audio,
+                                                    commands: right.commandFrames.map { Int($0) })
+        #expect(same.matches, "\(same.failures)")
+        #expect(same.matchedSoundFrames > same.soundFrames * 9 / 10, "\(same.summary)")
+
+        // A one period later: the loop is 128 frames shorter, every repeat lands elsewhere.
+        let wrong = try TwinScenario(countdownSeconds: 3).place(Self.records(a: 96_128))
+        let other = try rig.run(wrong.text)
+        let result = AudioComparison(options).compare(capture: other.audio, twin: twin.audio,
+                                                      commands: right.commandFrames.map { Int($0) })
+        #expect(!result.matches)
+    }
+
+    @Test func theLCDSequenceMatchesTheTwinsFramesWithRedrawsAndOtherClockDigits() throws {
+        let placement = try TwinScenario(countdownSeconds: 3).place(Self.records())
+        let (output, _) = try Rig().run(placement.text)
+        let frames = ScreenSequence.parseFrameLog(output.frames.text, columns: 16)
+        #expect(frames.count == output.frames.lines.count)
+        #expect(frames.contains(["▶ 1/3 Intro   ⒶⒷ", "0:02/0:20       "]), "\(frames)")
+        let blank = [String(repeating: " ", count: 16), String(repeating: " ", count: 16)]
+        let expected = [blank] + frames
+
+        // The LCD: a redraw under way between frames, and clocks one second off.
+        var observed: [ScreenSequence.Screen] = [blank]
+        for (k, frame) in frames.enumerated() {
+            if k > 0 {
+                let previous = frames[k - 1]
+                observed.append([frame[0], previous[1]]) // first row written, second not yet
+                if frame[1] != previous[1] {
+                    // The second row being written cell by cell: "0", "0:", "0:0" …
+                    let cells = Array(frame[1]), old = Array(previous[1])
+                    for n in 1..<cells.count where cells[n - 1] != old[n - 1] {
+                        observed.append([frame[0], String(cells[..<n] + old[n...])])
+                    }
+                }
+            }
+            observed.append(frame.map { $0.replacingOccurrences(of: "0:0", with: "0:1") })
+        }
+        #expect(ScreenSequence.mismatch(observed: observed, expected: expected) == nil)
+
+        // A frame the LCD never showed, a wrong part number, a screen from nowhere.
+        let countdown = try #require(frames.firstIndex { $0[0].contains("Ready in 2") })
+        var missing = observed
+        missing.removeAll { $0 == frames[countdown] }
+        #expect(ScreenSequence.mismatch(observed: missing, expected: expected) != nil)
+        let wrongPart = observed.map { $0.map { $0.replacingOccurrences(of: "2/3", with: "3/3") } }
+        #expect(ScreenSequence.mismatch(observed: wrongPart, expected: expected)?.contains("3/3") == true)
+        var stray = observed
+        stray.insert(["No routines     ", "Insert a stick  "], at: observed.count / 2)
+        #expect(ScreenSequence.mismatch(observed: stray, expected: expected)?.contains("No routines") == true)
+    }
+}

@@ -1,0 +1,157 @@
+import BoxSupport
+import CharacterDisplay
+import Foundation
+import Glibc
+import SegmanceBoard
+
+/// The real `segmance run` in the box, driven and watched only through the kernel's
+/// devices: gpio-sim pulls for the buttons and encoder, the LCD's bytes from the smbus
+/// trace, the audio from the loopback card's capture side, the daemon's log on stderr.
+///
+/// Its configuration is written here: the board is the repository's board/sim-vm.toml,
+/// the library a folder on tmpfs (/run), the media root the folder the stick helper mounts
+/// under. The binary is `$SEGMANCE_BOX_SEGMANCE` (Tests/System/run.sh: the installed
+/// package's /usr/bin/segmance); with `$SEGMANCE_BOX_USER` (run.sh: segmance) it runs as
+/// that user — no root — with the limits segmance.service grants (LimitRTPRIO=70,
+/// LimitMEMLOCK=256M), as systemd would start it.
+final class DaemonRig {
+    static var binary: String? { getenv("SEGMANCE_BOX_SEGMANCE").map { String(cString: $0) } }
+    static var user: String? { getenv("SEGMANCE_BOX_USER").map { String(cString: $0) } }
+    static let root = "/run/segmance-box"
+
+    let name: String
+    let directory: String
+    let library: String
+    let mediaRoot: String
+    let stick: String
+    let configuration: String
+    let board: String
+    let profile: BoardProfile
+    let panel: SimulatedPanel
+    private(set) var daemon: BoxProcess?
+    private(set) var lcd: LCDTrace?
+    private(set) var capture: LoopbackCapture?
+
+    /// A fresh folder for `name`, with `routines` written to a stick folder and imported into
+    /// the library before the daemon starts.
+    init(_ name: String, routines: [BoxStick.Routine] = []) throws {
+        guard let binary = Self.binary, access(binary, X_OK) == 0 else {
+            throw BoxError("no segmance binary: SEGMANCE_BOX_SEGMANCE=\(Self.binary ?? "(unset)") (Tests/System/run.sh sets it)")
+        }
+        self.name = name
+        directory = Self.root + "/" + name
+        library = directory + "/library"
+        mediaRoot = directory + "/media"
+        stick = directory + "/stick"
+        configuration = directory + "/segmance.toml"
+        board = Box.boardDirectory + "/sim-vm.toml"
+        profile = try BoardProfile(parsing: try Box.read(board), file: board)
+        panel = try SimulatedPanel(profile: profile)
+        try BoxProcess.check(["/bin/rm", "-rf", directory])
+        try BoxProcess.check(["/bin/mkdir", "-p", library, mediaRoot])
+        try BoxStick.write(routines, to: stick)
+        if let user = Self.user {
+            try BoxProcess.check(["/bin/chown", "-R", "\(user):\(user)", library])
+            try BoxProcess.check(["/bin/chmod", "750", library])
+        }
+        try writeText("""
+            board = "\(board)"
+            library = "\(library)"
+            media_root = "\(mediaRoot)"
+            auto_import = false
+            realtime_priority = 70
+            """, to: configuration)
+        if !routines.isEmpty {
+            try segmance(["import", stick, "--library", library], timeout: 300)
+        }
+    }
+
+    deinit {
+        if let daemon, daemon.exitStatus == nil { daemon.send(SIGKILL); _ = daemon.waitForExit(timeout: 5) }
+        lcd?.stop()
+        capture?.stop()
+        // For a look afterwards: the run folder is kept with boxrun --keep.
+        if access("/share", W_OK) == 0 {
+            if let daemon { try? writeText(daemon.text.joined(separator: "\n"), to: "/share/daemon-\(name).log") }
+            if let lcd {
+                try? writeText(lcd.screens.map { "\($0.time) |" + $0.rows.joined(separator: "|") + "|" }.joined(separator: "\n"),
+                               to: "/share/lcd-\(name).txt")
+            }
+        }
+    }
+
+    /// How a command is started as the daemon's user with the service's limits.
+    static var asUser: [String] {
+        guard let user else { return [] }
+        return ["/usr/bin/prlimit", "--rtprio=70:70", "--memlock=268435456:268435456", "--",
+                "/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"]
+    }
+
+    /// Runs `segmance ARGS` (as the daemon's user) and returns its output; throws unless it exits 0.
+    @discardableResult
+    func segmance(_ arguments: [String], timeout: Double = 120) throws -> [String] {
+        try BoxProcess.check(Self.asUser + [Self.binary!] + arguments, timeout: timeout)
+    }
+
+    /// Starts following the LCD and the capture, then the daemon; returns when it is ready.
+    func start(captureSeconds: Int = 90) throws {
+        let display = profile.display
+        lcd = try LCDTrace(adapter: display.bus ?? 0, address: display.address ?? 0x27,
+                           pinMap: PCF8574PinMap.named[display.backpack ?? ""] ?? .common,
+                           columns: display.columns, rows: display.rows)
+        let capture = try LoopbackCapture(seconds: captureSeconds)
+        try capture.start()
+        self.capture = capture
+        let daemon = try BoxProcess(Self.asUser + [Self.binary!, "run", "--config", configuration])
+        self.daemon = daemon
+        try daemon.expectLine(containing: "ready: ", timeout: 60)
+        let audio = try daemon.expectLine(containing: "audio: hw:", timeout: 10)
+        // What the service grants: SCHED_FIFO 70 within LimitRTPRIO, memory locked within LimitMEMLOCK.
+        guard audio.line.text.hasSuffix("render thread SCHED_FIFO priority 70, memory locked") else {
+            throw BoxError("the daemon's render thread did not get what segmance.service grants: \(audio.line.text)")
+        }
+        if let user = Self.user {
+            // setpriv and prlimit exec'd into the daemon: the same process, now as the user.
+            let status = try Box.read("/proc/\(daemon.pid)/status").split(separator: "\n")
+            let ids = status.filter { $0.hasPrefix("Uid:") || $0.hasPrefix("CapEff:") || $0.hasPrefix("Name:") }
+            guard ids.contains(where: { $0.hasPrefix("Name:") && $0.hasSuffix("segmance") }),
+                  let uid = ids.first(where: { $0.hasPrefix("Uid:") })?.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().map(String.init),
+                  uid.count == 4, !uid.contains("0"),
+                  ids.contains("CapEff:\t0000000000000000") else {
+                throw BoxError("the daemon is not running as \(user) without privileges: \(ids)")
+            }
+            daemonUser = "\(user) (uid \(uid[0]), no capabilities)"
+        }
+    }
+
+    /// Who the daemon runs as, when not root.
+    private(set) var daemonUser: String?
+
+    /// SIGTERM, as systemd stops the service: the daemon pauses, drains and exits 0.
+    func stop() throws {
+        guard let daemon else { return }
+        daemon.send(SIGTERM)
+        guard let status = daemon.waitForExit(timeout: 20) else {
+            throw BoxError("the daemon did not stop within 20 s of SIGTERM; its log:\n" + daemon.text.joined(separator: "\n"))
+        }
+        lcd?.stop()
+        capture?.stop()
+        guard status == 0, daemon.text.last == "stopped" else {
+            throw BoxError("the daemon exited with status \(status); its log:\n" + daemon.text.joined(separator: "\n"))
+        }
+    }
+
+    /// The daemon's control log lines, parsed.
+    var controls: [ControlRecord] { daemon?.text.compactMap(ControlRecord.init(logLine:)) ?? [] }
+
+    /// The daemon's log lines that say something went wrong with the audio.
+    var audioTrouble: [String] {
+        daemon?.text.filter { $0.contains("underrun") || $0.contains("late") || $0.contains("render thread stopped") } ?? []
+    }
+
+    func writeText(_ text: String, to path: String) throws {
+        guard let file = fopen(path, "w") else { throw BoxError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { fclose(file) }
+        _ = fputs(text + "\n", file)
+    }
+}

@@ -1,0 +1,131 @@
+import BoxSupport
+import Glibc
+import SegmanceScreen
+import SndFile
+import Testing
+
+extension SystemTests {
+    /// The real daemon (`segmance run`) on the box's drivers, as a performer uses it.
+    @Suite struct Daemon {
+        /// Longest the daemon may take, after the frame it read the position at, to apply
+        /// a command: the control loop reads the render thread's position at its last
+        /// wake-up (a period, an audio report, a tick: up to ~100 ms before the input), and
+        /// the VM stalls. Beyond this the comparison reports the segment as different.
+        static let maxDelayFrames = 24_000
+        /// The play/pause ramp and the crossfades at seams and seeks (5 ms).
+        static let rampFrames = 240
+
+        /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in and
+        /// plays, LOOP twice makes an A–B loop, NEXT changes part, a detent seeks, PLAY
+        /// pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
+        /// the loopback card and in the daemon's log; then the twin plays the same controls
+        /// at the frames the daemon logged, and the LCD's screens and the captured audio
+        /// must be the twin's.
+        @Test func aRehearsalOnTheButtonsIsWhatTheTwinPlays() throws {
+            let rig = try DaemonRig("rehearsal", routines: [BoxStick.rehearsal])
+            try rig.start()
+            let lcd = try #require(rig.lcd), capture = try #require(rig.capture), daemon = try #require(rig.daemon)
+            let panel = rig.panel
+            print("rehearsal: \(DaemonRig.binary ?? "") runs as \(rig.daemonUser ?? "root")")
+            func clock(_ text: String) -> ([String]) -> Bool { { $0[1].hasPrefix(text + "/0:20") } }
+
+            // Part 1 of "Box Test", stopped at its start.
+            var shown = try lcd.expectScreen("part 1 stopped", timeout: 30) { $0 == ["■ 1/3 Intro     ", "0:00/0:20       "] }
+            let silentUntil = capture.frames
+
+            // PLAY, bouncing: three seconds counted in with ticks, then the music.
+            var chatter = try panel.tap("play").longestChatter
+            for n in [3, 2, 1] {
+                shown = try lcd.expectScreen("Ready in \(n)", timeout: 10, after: shown.index) { $0 == ["   Ready in \(n)   ", "Intro           "] }
+            }
+            shown = try lcd.expectScreen("part 1 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 1/3 Intro     " }
+            let firstTick = try #require(capture.waitForSound(from: silentUntil, timeout: 10), "no sound after PLAY")
+            let musicFrom = firstTick + 3 * 48_000
+            _ = try #require(capture.waitForSound(from: musicFrom + 48_000, timeout: 10))
+            let countIn = capture.samples(firstTick..<(musicFrom + 4_800))
+            for k in 0..<3 {
+                // A tick sounds at each second (30 ms), silence until the next.
+                #expect(countIn[(k * 48_000) * 2] != 0, "no tick \(k + 1) at frame \(firstTick + k * 48_000)")
+                let gap = ((k * 48_000 + 1_500) * 2)..<((k + 1) * 48_000 * 2)
+                #expect(countIn[gap].allSatisfy { $0 == 0 }, "sound between tick \(k + 1) and what follows it")
+            }
+            #expect(countIn[(3 * 48_000 * 2)...].contains { $0 != 0 }, "no music after the count-in")
+
+            // LOOP at 0:02 marks A, LOOP at 0:04 marks B: the loop plays from A again.
+            shown = try lcd.expectScreen("0:02 into part 1", timeout: 10, after: shown.index, clock("0:02"))
+            chatter = max(chatter, try panel.tap("loop").longestChatter)
+            shown = try lcd.expectScreen("the A mark", timeout: 5, after: shown.index) { $0[0] == "▶ 1/3 Intro    Ⓐ" }
+            shown = try lcd.expectScreen("0:04 into part 1", timeout: 10, after: shown.index, clock("0:04"))
+            chatter = max(chatter, try panel.tap("loop").longestChatter)
+            shown = try lcd.expectScreen("the A–B loop", timeout: 5, after: shown.index) { $0[0] == "▶ 1/3 Intro   ⒶⒷ" }
+            shown = try lcd.expectScreen("the loop back at A", timeout: 5, after: shown.index) { $0[0].hasSuffix("ⒶⒷ") && clock("0:02")($0) }
+            shown = try lcd.expectScreen("0:03 in the loop", timeout: 5, after: shown.index, clock("0:03"))
+
+            // NEXT: part 2 counts in and plays.
+            chatter = max(chatter, try panel.tap("next").longestChatter)
+            shown = try lcd.expectScreen("part 2 counting in", timeout: 10, after: shown.index) { $0 == ["   Ready in 3   ", "Verse           "] }
+            shown = try lcd.expectScreen("part 2 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 2/3 Verse     " }
+
+            // One detent clockwise: a second forward.
+            shown = try lcd.expectScreen("0:01 into part 2", timeout: 10, after: shown.index, clock("0:01"))
+            chatter = max(chatter, try panel.turn(clockwise: true).longestChatter)
+            let turned = try daemon.expectLine(containing: "control: turn +1", timeout: 5)
+            shown = try lcd.expectScreen("0:04 into part 2", timeout: 10, after: shown.index, clock("0:04"))
+
+            // PLAY pauses: the symbol, and silence after the ramp.
+            chatter = max(chatter, try panel.tap("play").longestChatter)
+            shown = try lcd.expectScreen("part 2 paused", timeout: 10, after: shown.index) { $0[0] == "‖ 2/3 Verse     " }
+            let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: turned.index + 1)
+            #expect(paused.line.text.hasSuffix("(playing)"))
+            _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the pause")
+            try rig.stop()
+
+            // The daemon's log: the controls, in order, and no trouble with the audio.
+            #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1", "press play"],
+                    "\(daemon.text)")
+            #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
+            #expect(capture.problem == nil)
+            #expect(lcd.model.glyphs == Glyph.allCases.map(\.pattern), "the LCD's CGRAM does not hold the glyphs")
+            let debounce = rig.profile.timing.debounce
+            print("rehearsal: the longest burst of contact bounce took \(chatter / 1000) µs (debounce \(debounce / 1_000_000) ms)")
+            #expect(chatter < debounce, "a burst of chatter took \(chatter / 1000) µs, longer than the debounce (\(debounce / 1000) µs): the VM stretched it")
+
+            // The twin, on the same controls at the same frames.
+            let placement = try TwinScenario(countdownSeconds: 3).place(rig.controls)
+            let twin = try TwinOutput(rig: rig, placement: placement)
+            let lcdMismatch = ScreenSequence.mismatch(observed: lcd.screens.map(\.rows), expected: [twin.blank] + twin.frames)
+            #expect(lcdMismatch == nil, "\(lcdMismatch ?? "")")
+
+            let options = AudioComparison.Options(windowFrames: Self.maxDelayFrames + Self.rampFrames,
+                                                  searchFrames: Self.maxDelayFrames, tolerance: 0)
+            let result = AudioComparison(options).compare(capture: capture.samples(), twin: twin.audio,
+                                                          commands: placement.commandFrames.map { Int($0) })
+            print("rehearsal: audio against the twin: \(result.summary)")
+            #expect(result.matches, "\(result.failures.joined(separator: "\n"))")
+            // Most of the sound was compared: only the windows after the commands were left out.
+            #expect(result.matchedSoundFrames * 10 > result.soundFrames * 6, "\(result.summary)")
+        }
+    }
+}
+
+/// What `segmance sim` renders for a placement, from a library imported from the same stick.
+struct TwinOutput {
+    let audio: [Int16]
+    let frames: [[String]]
+    let blank: [String]
+
+    init(rig: DaemonRig, placement: TwinScenario.Placement) throws {
+        let folder = rig.directory + "/twin"
+        let binary = try #require(DaemonRig.binary)
+        try BoxProcess.check(["/bin/mkdir", "-p", folder])
+        try rig.writeText(placement.text, to: folder + "/rehearsal.scenario")
+        try BoxProcess.check([binary, "import", rig.stick, "--library", folder + "/library"], timeout: 300)
+        try BoxProcess.check([binary, "sim", "--library", folder + "/library", "--scenario", folder + "/rehearsal.scenario",
+                              "--wav", folder + "/twin.wav", "--frames", folder + "/frames.txt"], timeout: 300)
+        let file = try SoundFile(readingFrom: folder + "/twin.wav")
+        audio = try file.readAllInt16()
+        let columns = rig.profile.display.columns
+        frames = ScreenSequence.parseFrameLog(try Box.read(folder + "/frames.txt"), columns: columns)
+        blank = Array(repeating: String(repeating: " ", count: columns), count: rig.profile.display.rows)
+    }
+}

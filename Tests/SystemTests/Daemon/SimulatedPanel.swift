@@ -1,0 +1,86 @@
+import Glibc
+import SegmanceBoard
+
+/// The buttons and the encoder of board/sim-vm.toml from the outside: gpio-sim's pulls,
+/// written through sysfs as fingers would close and open the contacts (active low: a
+/// closed contact pulls the line down). The daemon holds the lines, so nothing here reads
+/// them; each stimulus says when it happened and how long its bursts of chatter took.
+struct SimulatedPanel {
+    let chip: String
+    let offsets: [String: Int]
+
+    /// What a stimulus was.
+    struct Played {
+        /// Monotonic time just before the last change was written (the edge that decides:
+        /// a press is recognised when the button comes up).
+        var lastChange: Int64
+        /// How long writing that last change took.
+        var lastWrite: Int64
+        /// The longest burst of chatter, first write to last.
+        var longestChatter: Int64
+    }
+
+    init(profile: BoardProfile) throws {
+        guard let chip = getenv("SEGMANCE_BOX_GPIO_CHIP").map({ String(cString: $0) }) else {
+            throw BoxError("SEGMANCE_BOX_GPIO_CHIP is not set (Tests/System/guest/hardware.sh exports it)")
+        }
+        guard let gpio = profile.gpio else { throw BoxError("the profile has no [gpio]") }
+        var offsets: [String: Int] = [:]
+        for (button, line) in gpio.buttons { if case .offset(let o) = line { offsets[button.rawValue] = o } }
+        if case .offset(let a)? = gpio.encoderA, case .offset(let b)? = gpio.encoderB {
+            offsets["encoder_a"] = a
+            offsets["encoder_b"] = b
+        }
+        self.chip = chip
+        self.offsets = offsets
+    }
+
+    private func set(_ control: String, closed: Bool) throws {
+        guard let offset = offsets[control] else { throw BoxError("no line for \(control) in the profile") }
+        try Box.write(closed ? "pull-down" : "pull-up", to: "/sys/bus/gpio/devices/\(chip)/sim_gpio\(offset)/pull")
+    }
+
+    /// Changes with chatter: three writes back to back, ending at `closed`.
+    private func chatter(_ control: String, closed: Bool, into played: inout Played) throws {
+        let start = Box.now()
+        try set(control, closed: closed)
+        try set(control, closed: !closed)
+        played.lastChange = Box.now()
+        try set(control, closed: closed)
+        let end = Box.now()
+        played.lastWrite = end - played.lastChange
+        played.longestChatter = max(played.longestChatter, end - start)
+    }
+
+    /// A press of `milliseconds` with contact bounce on both edges (`bounce`), or clean.
+    @discardableResult
+    func tap(_ control: String, milliseconds: Int = 80, bounce: Bool = true) throws -> Played {
+        var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
+        if bounce { try chatter(control, closed: true, into: &played) } else { try set(control, closed: true) }
+        Box.hold(milliseconds: milliseconds)
+        if bounce {
+            try chatter(control, closed: false, into: &played)
+        } else {
+            played.lastChange = Box.now()
+            try set(control, closed: false)
+            played.lastWrite = Box.now() - played.lastChange
+        }
+        return played
+    }
+
+    /// One detent of the encoder (EC11: four quadrature steps, A leading B clockwise), the
+    /// first contact chattering, `step` ms between steps.
+    @discardableResult
+    func turn(clockwise: Bool, step: Int = 8) throws -> Played {
+        let (first, second) = clockwise ? ("encoder_a", "encoder_b") : ("encoder_b", "encoder_a")
+        var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
+        try chatter(first, closed: true, into: &played)
+        for (control, closed) in [(second, true), (first, false), (second, false)] {
+            Box.hold(milliseconds: step)
+            played.lastChange = Box.now()
+            try set(control, closed: closed)
+            played.lastWrite = Box.now() - played.lastChange
+        }
+        return played
+    }
+}
