@@ -145,8 +145,14 @@ final class DaemonRig {
     var controls: [ControlRecord] { daemon?.text.compactMap(ControlRecord.init(logLine:)) ?? [] }
 
     /// The daemon's log lines that say something went wrong with the audio.
-    var audioTrouble: [String] {
-        daemon?.text.filter { $0.contains("underrun") || $0.contains("late") || $0.contains("render thread stopped") } ?? []
+    var audioTrouble: [String] { audioTrouble(fromLine: 0) }
+
+    /// The same, from the daemon's log line `index` on (what happened after a moment).
+    func audioTrouble(fromLine index: Int) -> [String] {
+        let lines = daemon?.text ?? []
+        return lines[min(index, lines.count)...].filter {
+            $0.contains("underrun") || $0.contains("late") || $0.contains("render thread stopped")
+        }
     }
 
     func writeText(_ text: String, to path: String) throws {

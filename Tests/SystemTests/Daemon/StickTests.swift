@@ -66,6 +66,12 @@ extension SystemTests.Daemon {
         try rig.panel.tap("next", milliseconds: 900)
         shown = try lcd.expectScreen("Stick Routine, stopped", timeout: 10, after: shown.index) { $0[0].hasPrefix("■ 1/2 Short") }
         let silentUntil = capture.frames
+        // What the performer hears from here on must be clean. Before (silence, while the
+        // emulated USB stick is read) the VM itself can stall: qemu's usb-storage emulation
+        // holds the guest's vCPUs under host load, which no guest thread priority can help;
+        // an underrun there is reported, not failed.
+        let playing = daemon.text.count
+        for line in rig.audioTrouble { print("system: stick: during the emulated USB import (silent output): \(line)") }
         try rig.panel.tap("play")
         shown = try lcd.expectScreen("Stick Routine playing", timeout: 10, after: shown.index) { $0[0].hasPrefix("▶ 1/2 Short") }
         let onset = try #require(capture.waitForSound(from: silentUntil, timeout: 10), "no sound after PLAY")
@@ -89,7 +95,7 @@ extension SystemTests.Daemon {
         try USBStick.helper("unmount", partition, mediaRoot: rig.mediaRoot)
         try stick.yank(id: "stick2", partition: partition)
         try rig.stop()
-        #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
+        #expect(rig.audioTrouble(fromLine: playing).isEmpty, "\(rig.audioTrouble(fromLine: playing))")
     }
 
     /// The media files (complete ones: `<hash>.pcm`), sorted by the time they appeared.
