@@ -48,6 +48,8 @@ enum DaemonBenchmark {
             device = "\(device)"
             period_frames = \(option("period", "128"))
             periods = \(option("periods", "3"))
+            format = "\(option("format", "S16_LE"))"
+            \(option("rewind-guard", "").isEmpty ? "" : "rewind_guard_frames = " + option("rewind-guard", ""))
             """
         let profile: BoardProfile
         do { profile = try BoardProfile(parsing: profileText, file: "bench.toml") } catch { fail("\(error)") }

@@ -1,3 +1,4 @@
+import ALSA
 import Histogram
 import SegmanceAudio
 import SegmanceCore
@@ -41,10 +42,15 @@ enum EngineBenchmarks {
     static func engineConfiguration() -> EngineConfiguration {
         let priority = Int32(option("priority", "70")) ?? 70
         return EngineConfiguration(device: option("device", "default"),
+                                   format: PCMSampleFormat(rawValue: option("format", "S16_LE")) ?? .s16LE,
                                    periodFrames: Int(option("period", "128")) ?? 128,
                                    periods: Int(option("periods", "3")) ?? 3,
                                    realtimePriority: priority > 0 ? priority : nil,
-                                   lockMemory: option("lock", "1") != "0")
+                                   lockMemory: option("lock", "1") != "0",
+                                   rewind: Int(option("rewind-guard", "")).map {
+                                       EngineConfiguration.Rewind(guardFrames: $0,
+                                                                  chunkFrames: Int(option("chunk", "128")) ?? 128)
+                                   })
     }
 
     static func startEngine(_ engine: RealtimeAudioEngine) {
@@ -132,7 +138,11 @@ enum EngineBenchmarks {
         let period = Double(engine.granted.periodFrames) * 1000 / Double(engine.granted.rate)
         print("latency: \(measured.count) of \(events) input events measured (seek, pause, play) on \(engine.device.name), "
             + "period \(engine.granted.periodFrames) frames (\(String(format2: period)) ms) × \(engine.granted.periodCount); "
-            + "render thread " + (engine.scheduling?.fifoPriority.map { "SCHED_FIFO \($0)" } ?? "normal priority"))
+            + "render thread " + (engine.scheduling?.fifoPriority.map { "SCHED_FIFO \($0)" } ?? "normal priority")
+            + (engine.configuration.rewind.map {
+                "; deep buffer, rewinds to \($0.guardFrames) frames past the play head in \($0.chunkFrames)-frame chunks "
+                    + "(\(engine.rewindCount) rewinds, \(engine.refusedRewindCount) refused)"
+            } ?? ""))
         print("latency: input event -> first changed sample handed to ALSA: p50 \(ms(inside.valueAtPercentile(50))) ms, "
             + "p99 \(ms(inside.valueAtPercentile(99))) ms, max \(ms(inside.max)) ms")
         print("latency: audio queued ahead of that sample (snd_pcm_delay after the write, less the frames after it): p50 \(ms(delays.valueAtPercentile(50))) ms, "

@@ -47,6 +47,10 @@ public struct BoardProfile: Equatable, Sendable {
         public var periodFrames: Int
         public var periods: Int
         public var format: String
+        /// `rewind_guard_frames`: deep-buffer scheduling (the render thread keeps the whole
+        /// buffer full and rewinds it for a command, sounding it this many frames past the
+        /// play head), or nil for period-by-period writes.
+        public var rewindGuardFrames: Int? = nil
     }
 
     public var name: String
@@ -141,7 +145,7 @@ public struct BoardProfile: Equatable, Sendable {
         }
 
         let a = try r.table(root, "audio")
-        if let a { try r.known(a, "audio.", ["device", "rate", "period_frames", "periods", "format"]) }
+        if let a { try r.known(a, "audio.", ["device", "rate", "period_frames", "periods", "format", "rewind_guard_frames"]) }
         func aInt(_ k: String, _ d: Int) throws(BoardProfileError) -> Int {
             guard let a else { return d }
             return try r.int(a, k, prefix: "audio.") ?? d
@@ -149,7 +153,8 @@ public struct BoardProfile: Equatable, Sendable {
         audio = Audio(device: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "device", prefix: "audio.") } ?? "default",
                       rate: try aInt("rate", 48_000), periodFrames: try aInt("period_frames", 128),
                       periods: try aInt("periods", 3),
-                      format: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "format", prefix: "audio.") } ?? "S16_LE")
+                      format: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "format", prefix: "audio.") } ?? "S16_LE",
+                      rewindGuardFrames: try a.flatMap { t throws(BoardProfileError) in try r.int(t, "rewind_guard_frames", prefix: "audio.") })
         guard Self.formats.contains(audio.format) else {
             throw r.error("audio.format", "'\(audio.format)' is not one of \(Self.formats.joined(separator: ", "))")
         }

@@ -13,7 +13,8 @@ extension Daemon.Audio {
     public static func realtime(_ audio: BoardProfile.Audio, priority: Int, lockMemory: Bool) throws -> Daemon.Audio {
         var configuration = try EngineConfiguration(
             device: audio.device, rate: audio.rate, periodFrames: audio.periodFrames, periods: audio.periods,
-            formatName: audio.format, realtimePriority: priority > 0 ? Int32(priority) : nil)
+            formatName: audio.format, realtimePriority: priority > 0 ? Int32(priority) : nil,
+            rewindGuardFrames: audio.rewindGuardFrames)
         configuration.lockMemory = lockMemory
         let engine = try RealtimeAudioEngine(configuration: configuration)
         try engine.start()

@@ -33,11 +33,39 @@ public struct EngineConfiguration: Equatable, Sendable {
     public var eventCapacity: Int
     /// Ramps, crossfades and clicks of the render function.
     public var render: RenderConfig
+    /// Deep-buffer scheduling with rewinds, or nil for period-by-period writes.
+    public var rewind: Rewind?
+
+    /// Deep-buffer scheduling: the render thread keeps the whole device buffer full and
+    /// sleeps until half of it has played (as `aplay` does), so it wakes a few dozen times
+    /// a second instead of once per short period. A command wakes it at once: it rewinds
+    /// the device (`snd_pcm_rewind`) to the first chunk boundary at least `guardFrames`
+    /// past the frame playing now, restores the renderer's snapshot of that frame and
+    /// renders again from there with the command applied. Input-to-sound latency is then
+    /// the guard (plus up to one chunk), whatever the buffer.
+    ///
+    /// For devices that rewind faithfully (USB audio, I2S DACs, alsa-lib plugins). Not for
+    /// one that has already copied its buffer elsewhere (the Raspberry Pi's own headphone
+    /// output hands audio to the VideoCore ahead of its pointer): there a refused or
+    /// partial rewind is logged and the command waits for the buffer.
+    public struct Rewind: Equatable, Sendable {
+        /// Frames past the one playing that are never rewritten: what the device may
+        /// already be reading. At least one chunk.
+        public var guardFrames: Int
+        /// The render unit: commands apply at chunk boundaries (or at their exact frame),
+        /// and the renderer's state is kept at every boundary in the buffer.
+        public var chunkFrames: Int
+
+        public init(guardFrames: Int = 256, chunkFrames: Int = 128) {
+            self.guardFrames = guardFrames
+            self.chunkFrames = chunkFrames
+        }
+    }
 
     public init(device: String = "default", format: PCMSampleFormat = .s16LE, rate: Int = 48_000,
                 periodFrames: Int = 128, periods: Int = 3, realtimePriority: Int32? = 70,
                 lockMemory: Bool = true, commandCapacity: Int = 256, eventCapacity: Int = 1024,
-                render: RenderConfig? = nil) {
+                render: RenderConfig? = nil, rewind: Rewind? = nil) {
         self.device = device
         self.format = format
         self.rate = rate
@@ -48,26 +76,31 @@ public struct EngineConfiguration: Equatable, Sendable {
         self.commandCapacity = commandCapacity
         self.eventCapacity = eventCapacity
         self.render = render ?? .standard(sampleRate: rate)
+        self.rewind = rewind
     }
 
     /// From a board profile's `[audio]` values; `formatName` is ALSA's name
     /// (`S16_LE`, `S32_LE`, `FLOAT_LE`).
+    /// `rewindGuardFrames`: deep-buffer scheduling with that guard (`Rewind`), nil for
+    /// period-by-period writes.
     public init(device: String, rate: Int, periodFrames: Int, periods: Int, formatName: String,
-                realtimePriority: Int32? = 70) throws(EngineError) {
+                realtimePriority: Int32? = 70, rewindGuardFrames: Int? = nil) throws(EngineError) {
         guard let format = PCMSampleFormat(rawValue: formatName) else {
             throw EngineError("audio format '\(formatName)' is not one of "
                 + PCMSampleFormat.allCases.map(\.alsaName).joined(separator: ", "))
         }
         self.init(device: device, format: format, rate: rate, periodFrames: periodFrames,
-                  periods: periods, realtimePriority: realtimePriority)
+                  periods: periods, realtimePriority: realtimePriority,
+                  rewind: rewindGuardFrames.map { Rewind(guardFrames: $0) })
     }
 
     /// What to ask of the PCM. The start threshold is the whole buffer (a full buffer
     /// before the device starts, so the first periods cannot underrun) and the writer
-    /// wakes with one period of room.
+    /// wakes with one period of room; with `rewind`, with half the buffer.
     public var pcmRequest: PCMConfiguration {
         PCMConfiguration(format: format, channels: 2, rate: rate, periodFrames: periodFrames,
-                         periodCount: periods)
+                         periodCount: periods,
+                         availMin: rewind == nil ? nil : max(periodFrames, periodFrames * periods / 2))
     }
 
     /// Checks the values the engine cannot work with, naming the key.
@@ -77,6 +110,15 @@ public struct EngineConfiguration: Equatable, Sendable {
             throw EngineError("audio period_frames \(periodFrames) is outside 16...16384")
         }
         if periods < 2 || periods > 64 { throw EngineError("audio periods \(periods) is outside 2...64") }
+        if let r = rewind {
+            if r.chunkFrames < 16 || r.chunkFrames > 4_096 {
+                throw EngineError("audio render chunk \(r.chunkFrames) frames is outside 16...4096")
+            }
+            if r.guardFrames < r.chunkFrames || r.guardFrames > periodFrames * periods / 2 {
+                throw EngineError("audio rewind_guard_frames \(r.guardFrames) is outside "
+                    + "\(r.chunkFrames)...\(periodFrames * periods / 2) (one render chunk to half the buffer)")
+            }
+        }
         if let p = realtimePriority, p < 1 || p > 99 {
             throw EngineError("audio realtime priority \(p) is outside 1...99")
         }

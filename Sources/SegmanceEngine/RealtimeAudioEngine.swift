@@ -48,6 +48,9 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     private let context: UnsafeMutablePointer<RenderContext>
     private let wakeFD: Int32
+    /// With rewinds: the eventfd that wakes the render thread for a command; -1 without.
+    private let commandFD: Int32
+    private var reportedRefusals = 0
     private var thread: pthread_t?
     private var stopped = false
     private var logLines: [String] = []
@@ -79,13 +82,27 @@ public final class RealtimeAudioEngine: AudioEngine {
         } catch {
             throw EngineError("audio device: \(error)")
         }
+        var pollFDs: [pollfd] = []
+        if configuration.rewind != nil {
+            do { pollFDs = try output.pollDescriptors() } catch { throw EngineError("audio device: \(error)") }
+        }
         let fd = segmance_eventfd(0, 1)
         guard fd >= 0 else { throw EngineError("eventfd: \(String(cString: strerror(errno)))") }
+        var commandFD: Int32 = -1
+        if configuration.rewind != nil {
+            commandFD = segmance_eventfd(0, 1)
+            guard commandFD >= 0 else {
+                close(fd)
+                throw EngineError("eventfd: \(String(cString: strerror(errno)))")
+            }
+        }
         wakeFD = fd
+        self.commandFD = commandFD
         context = .allocate(capacity: 1)
         context.initialize(to: RenderContext(
             renderer: Renderer(sampleRate: granted.rate, config: configuration.render),
-            pcm: output.handle, configuration: granted,
+            pcm: output.handle, configuration: granted, rewind: configuration.rewind,
+            pcmPollFDs: pollFDs, commandFD: commandFD,
             commandCapacity: configuration.commandCapacity, eventCapacity: configuration.eventCapacity,
             wakeFD: fd, probe: probe))
         // Instantiate the rings' generic metadata here, not on the render thread's first use.
@@ -99,6 +116,7 @@ public final class RealtimeAudioEngine: AudioEngine {
         context.deinitialize(count: 1)
         context.deallocate()
         close(wakeFD)
+        if commandFD >= 0 { close(commandFD) }
     }
 
     // MARK: Life cycle
@@ -146,9 +164,13 @@ public final class RealtimeAudioEngine: AudioEngine {
         thread = handle
         scheduling = Scheduling(fifoPriority: priority, memoryLocked: locked)
         let ms = Double(granted.periodFrames * granted.periodCount) * 1000 / Double(granted.rate)
+        let scheduling = configuration.rewind.map {
+            "; deep buffer: renders \($0.chunkFrames)-frame chunks, wakes with \(granted.availMin ?? 0) frames of room, "
+                + "rewinds to \($0.guardFrames) frames past the play head for a command"
+        } ?? ""
         log("audio: \(device.name) \(granted.format.alsaName) \(granted.rate) Hz, "
             + "period \(granted.periodFrames) frames × \(granted.periodCount) "
-            + "(buffer \(String(format1: ms)) ms); render thread "
+            + "(buffer \(String(format1: ms)) ms)\(scheduling); render thread "
             + (priority.map { "SCHED_FIFO priority \($0)" } ?? "normal priority")
             + (locked ? ", memory locked" : ""))
     }
@@ -160,6 +182,7 @@ public final class RealtimeAudioEngine: AudioEngine {
         guard let handle = thread, !stopped else { return }
         stopped = true
         context.pointee.stopRequested.store(true, ordering: .releasing)
+        wakeRenderThread()
         pthread_join(handle, nil)
         thread = nil
         do {
@@ -204,13 +227,24 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// False (and nothing queued) when the ring is full.
     @discardableResult
     public func send(_ timed: TimedCommand) -> Bool {
-        context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame))
+        let queued = context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame))
+        if queued { wakeRenderThread() }
+        return queued
     }
 
     private func enqueue(_ queued: QueuedCommand) {
-        if !context.pointee.commands.push(queued) {
+        if context.pointee.commands.push(queued) {
+            wakeRenderThread()
+        } else {
             log("audio: command queue full (\(configuration.commandCapacity)); dropped epoch \(queued.command.epoch)")
         }
+    }
+
+    /// With rewinds the render thread sleeps for half a buffer: a command wakes it.
+    private func wakeRenderThread() {
+        guard commandFD >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(commandFD, &one, 8)
     }
 
     // MARK: What the render side did
@@ -235,6 +269,12 @@ public final class RealtimeAudioEngine: AudioEngine {
                 log("audio: \(call.name)(\(device.name)): \(String(cString: snd_strerror(code))) — "
                     + "the render thread stopped")
             }
+        }
+        let refused = context.pointee.rewindsRefused.load(ordering: .relaxed)
+        if refused != reportedRefusals {
+            log("audio: \(device.name) refused \(refused - reportedRefusals) rewind(s); those commands "
+                + "applied at the end of the buffer, not after the guard")
+            reportedRefusals = refused
         }
         let dropped = context.pointee.droppedEvents.load(ordering: .relaxed)
         if dropped != reportedDrops {
@@ -263,6 +303,12 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// An eventfd, readable when the render thread has pushed reports or events. Poll it
     /// for `POLLIN`; `takeReports()` resets it.
     public var wakeDescriptor: Int32 { wakeFD }
+
+    /// Rewinds done so far (with `configuration.rewind`).
+    public var rewindCount: Int { context.pointee.rewinds.load(ordering: .relaxed) }
+
+    /// Rewinds the device refused or cut short so far.
+    public var refusedRewindCount: Int { context.pointee.rewindsRefused.load(ordering: .relaxed) }
 
     /// Underruns recovered so far.
     public var xrunCount: Int { context.pointee.xruns.load(ordering: .relaxed) }

@@ -1,6 +1,9 @@
 import ALSA
 import Atomics
 import SegmanceAudio
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command waiting for the render thread: at the next period boundary, or at `frame`.
 struct QueuedCommand {
@@ -34,8 +37,30 @@ struct RenderContext: ~Copyable {
     /// The `snd_pcm_t *`; the `PCMDevice` that owns it outlives the thread.
     let pcm: OpaquePointer
     let format: PCMSampleFormat
+    /// Frames rendered and written at a time: the ALSA period, or with rewinds the chunk.
     let periodFrames: Int
     let bytesPerFrame: Int
+    /// Deep-buffer scheduling (`EngineConfiguration.Rewind`): the guard in frames, 0 for
+    /// period-by-period writes.
+    let rewindGuardFrames: Int
+    /// The device buffer, in frames.
+    let bufferFrames: Int
+    /// Frames `floats` and `bytes` hold: one period, or with rewinds the buffer's chunks.
+    let stagingFrames: Int
+    /// With rewinds: the renderer's state at each of the last `snapshotCount` chunk
+    /// boundaries, slot `(boundary / periodFrames) % snapshotCount`.
+    let snapshots: UnsafeMutablePointer<RenderSnapshot>
+    let snapshotCount: Int
+    /// With rewinds: reports of frames that may still be rendered again, oldest first,
+    /// held until the device has played up to the guard before them.
+    let heldReports: UnsafeMutablePointer<RenderReport>
+    let heldCapacity: Int
+    var heldCount = 0
+    /// With rewinds: the PCM's poll descriptors, then `commandFD`'s.
+    let pollFDs: UnsafeMutablePointer<pollfd>
+    let pcmPollCount: Int
+    /// eventfd the control side bumps after queueing a command (with rewinds; -1 without).
+    let commandFD: Int32
     let floats: UnsafeMutablePointer<Float>
     let bytes: UnsafeMutableRawPointer
     /// eventfd the thread bumps when it has pushed events.
@@ -58,20 +83,42 @@ struct RenderContext: ~Copyable {
     let stallNanoseconds: UnsafeAtomic<Int>
     /// What `probe.end` returned; -1 before the thread ends.
     let probeResult: UnsafeAtomic<Int>
+    /// Rewinds done, and rewinds the device refused or cut short (the commands then
+    /// applied where the buffer ended).
+    let rewinds: UnsafeAtomic<Int>
+    let rewindsRefused: UnsafeAtomic<Int>
 
+    /// `rewind`: the guard and chunk of deep-buffer scheduling; `commandFD` and
+    /// `pcmPollFDs` (the PCM's poll descriptors) are used with it only.
     init(renderer: consuming Renderer, pcm: OpaquePointer, configuration: PCMConfiguration,
+         rewind: EngineConfiguration.Rewind?, pcmPollFDs: [pollfd], commandFD: Int32,
          commandCapacity: Int, eventCapacity: Int, wakeFD: Int32, probe: RenderThreadProbe?) {
+        self.pcm = pcm
+        format = configuration.format
+        let unit = rewind?.chunkFrames ?? configuration.periodFrames
+        periodFrames = unit
+        bytesPerFrame = configuration.bytesPerFrame
+        rewindGuardFrames = rewind?.guardFrames ?? 0
+        bufferFrames = configuration.requestedBufferFrames
+        snapshotCount = rewind == nil ? 1 : bufferFrames / unit + 2
+        snapshots = .allocate(capacity: snapshotCount)
+        snapshots.initialize(repeating: renderer.snapshot(), count: snapshotCount)
+        heldCapacity = rewind == nil ? 1 : 1_024
+        heldReports = .allocate(capacity: heldCapacity)
+        pcmPollCount = pcmPollFDs.count
+        pollFDs = .allocate(capacity: pcmPollFDs.count + 1)
+        pollFDs.initialize(from: pcmPollFDs, count: pcmPollFDs.count)
+        (pollFDs + pcmPollFDs.count).initialize(to: pollfd(fd: commandFD, events: Int16(POLLIN), revents: 0))
+        self.commandFD = commandFD
         self.renderer = renderer
         commands = SPSCRing(capacity: commandCapacity)
         events = SPSCRing(capacity: eventCapacity)
-        self.pcm = pcm
-        format = configuration.format
-        periodFrames = configuration.periodFrames
-        bytesPerFrame = configuration.bytesPerFrame
-        floats = .allocate(capacity: configuration.periodFrames * 2)
-        floats.initialize(repeating: 0, count: configuration.periodFrames * 2)
-        bytes = .allocate(byteCount: configuration.periodFrames * configuration.bytesPerFrame, alignment: 16)
-        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: configuration.periodFrames * configuration.bytesPerFrame)
+        // With rewinds a whole buffer's chunks are rendered, converted and written at once.
+        stagingFrames = rewind == nil ? unit : max(unit, bufferFrames / unit * unit)
+        floats = .allocate(capacity: stagingFrames * 2)
+        floats.initialize(repeating: 0, count: stagingFrames * 2)
+        bytes = .allocate(byteCount: stagingFrames * configuration.bytesPerFrame, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: stagingFrames * configuration.bytesPerFrame)
         self.wakeFD = wakeFD
         self.probe = probe
         stopRequested = .create(false)
@@ -84,6 +131,8 @@ struct RenderContext: ~Copyable {
         droppedEvents = .create(0)
         stallNanoseconds = .create(0)
         probeResult = .create(-1)
+        rewinds = .create(0)
+        rewindsRefused = .create(0)
     }
 
     deinit {
@@ -91,6 +140,12 @@ struct RenderContext: ~Copyable {
         events.destroy()
         floats.deallocate()
         bytes.deallocate()
+        snapshots.deinitialize(count: snapshotCount)
+        snapshots.deallocate()
+        heldReports.deallocate()
+        pollFDs.deallocate()
+        rewinds.destroy()
+        rewindsRefused.destroy()
         stopRequested.destroy()
         positionSequence.destroy()
         position.destroy()

@@ -24,6 +24,10 @@ func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRaw
 /// allocation test counts heap calls on this thread across whole runs: 0.)
 enum RenderLoop {
     static func run(_ c: UnsafeMutablePointer<RenderContext>) {
+        if c.pointee.rewindGuardFrames > 0 {
+            RewindingRenderLoop.run(c)
+            return
+        }
         if let probe = c.pointee.probe { probe.begin() }
         let period = c.pointee.periodFrames
         var pending = false
@@ -33,32 +37,7 @@ enum RenderLoop {
             guard waitForRoom(c) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
 
-            // Render the period, applying each command at its frame.
-            var done = 0
-            while done < period {
-                let clock = c.pointee.renderer.clock
-                var run = period &- done
-                while let queued = c.pointee.commands.peek() {
-                    if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
-                        let ahead = queued.frame &- clock
-                        if ahead < Int64(run) { run = Int(truncatingIfNeeded: ahead) }
-                        break
-                    }
-                    _ = c.pointee.commands.pop()
-                    if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
-                        push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
-                    }
-                    c.pointee.renderer.apply(queued.command)
-                    if !pending {
-                        pending = true
-                        timing.firstEpoch = queued.command.epoch
-                        timing.frame = clock
-                    }
-                    timing.lastEpoch = queued.command.epoch
-                }
-                c.pointee.renderer.render(into: c.pointee.floats + done &* 2, frames: run)
-                done &+= run
-            }
+            renderPeriod(c, into: c.pointee.floats, pending: &pending, timing: &timing)
 
             var pushed = false
             let count = c.pointee.renderer.reportCount
@@ -93,6 +72,44 @@ enum RenderLoop {
         }
         if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
         wake(c)
+    }
+
+    /// Renders one period (or chunk) into `out`, applying each command due in it at its
+    /// frame (a command for the next boundary first thing). The first command applied
+    /// since the last hand-over starts `timing`. Returns the frame of the last command
+    /// applied, or nil.
+    @discardableResult
+    static func renderPeriod(_ c: UnsafeMutablePointer<RenderContext>, into out: UnsafeMutablePointer<Float>,
+                             pending: inout Bool, timing: inout CommandTiming) -> Int64? {
+        let period = c.pointee.periodFrames
+        var applied: Int64? = nil
+        var done = 0
+        while done < period {
+            let clock = c.pointee.renderer.clock
+            var run = period &- done
+            while let queued = c.pointee.commands.peek() {
+                if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
+                    let ahead = queued.frame &- clock
+                    if ahead < Int64(run) { run = Int(truncatingIfNeeded: ahead) }
+                    break
+                }
+                _ = c.pointee.commands.pop()
+                if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
+                    push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
+                }
+                c.pointee.renderer.apply(queued.command)
+                applied = clock
+                if !pending {
+                    pending = true
+                    timing.firstEpoch = queued.command.epoch
+                    timing.frame = clock
+                }
+                timing.lastEpoch = queued.command.epoch
+            }
+            c.pointee.renderer.render(into: out + done &* 2, frames: run)
+            done &+= run
+        }
+        return applied
     }
 
     /// Waits until a period fits; recovers an xrun found while waiting. False when the

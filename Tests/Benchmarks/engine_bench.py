@@ -13,6 +13,13 @@ WORK = sys.argv[2]           # scratch folder with asound.conf, the audio, the M
 SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
 WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
 EVENTS = int(os.environ.get("EVENTS", "1000"))
+ROUNDS = int(os.environ.get("ROUNDS", "3"))      # alternating segmance/aplay windows; medians are compared
+# The daemon as this device is best driven: deep-buffer scheduling (a 170 ms buffer kept full,
+# rewound for each command to 128 frames past the play head, as jackd reads 128 at a time), and
+# FLOAT_LE, the jack plugin's own format (S16 would be converted twice). "segmance 128x3" is
+# period-by-period scheduling at 128 frames x 3 in S16_LE.
+DEEP = ["--period", "1024", "--periods", "8", "--rewind-guard", "128", "--format", "FLOAT_LE"]
+PERIODIC = ["--period", "128", "--periods", "3"]
 DEVICE = "bench"             # defined in WORK/asound.conf: plug over the jack PCM
 TICK = os.sysconf("SC_CLK_TCK")
 THREADS = {}                 # pid -> [(CPU s per audio-minute, thread name)] of the last window
@@ -108,9 +115,9 @@ def stop(proc):
         proc.wait()
 
 
-def segmance():
+def segmance(options):
     t0 = time.time_ns()
-    proc = subprocess.Popen([BENCH, "daemon", "--device", DEVICE, "--dir", WORK, "--t0", str(t0)],
+    proc = subprocess.Popen([BENCH, "daemon", "--device", DEVICE, "--dir", WORK, "--t0", str(t0), *options],
                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/segmance-daemon.log", "w"), text=True)
     ready = float(proc.stdout.readline().strip().split("=")[1])
     figures = window(proc.pid)
@@ -199,47 +206,70 @@ def main():
     base = "ALSA_CONFIG_PATH=$WORK/asound.conf JACK_DEFAULT_SERVER=$SERVER"
     print(f"# paced device: jackd -d dummy -r 48000 -p 128 -P 2 behind alsa-lib's jack plugin (PCM '{DEVICE}')")
     print("# reproduce all: Tests/Benchmarks/engine-bench.sh (WORK, SERVER: its scratch folder and jackd)")
-    latency = subprocess.run([BENCH, "latency", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS)],
-                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/latency.log", "w"), text=True, check=True)
-    print()
-    print(latency.stdout.rstrip())
-    print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS}")
+    for label, options in (("deep buffer", DEEP), ("128x3", PERIODIC)):
+        latency = subprocess.run([BENCH, "latency", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS), *options],
+                                 stdout=subprocess.PIPE, stderr=open(f"{WORK}/latency.log", "w"), text=True, check=True)
+        print()
+        print(latency.stdout.rstrip())
+        print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
 
-    seg, seg_ready = segmance()
-    ap = aplay()
+    # The jack plugin's thread, in every client, dominates and wanders from window to window:
+    # segmance and aplay alternate, and their medians are compared.
+    seg_rounds, ap_rounds = [], []
+    seg_pids, ap_pids = [], []
+    for _ in range(ROUNDS):
+        seg_rounds.append(segmance(DEEP))
+        seg_pids.append(LAST[-1])
+        ap_rounds.append(aplay())
+        ap_pids.append(LAST[-1])
+    def median(cpus):
+        """Index of the median (the upper one of an even count)."""
+        return sorted(range(len(cpus)), key=lambda i: cpus[i])[len(cpus) // 2]
+    m = median([figures[0] for figures, _ in seg_rounds])
+    (seg, seg_ready), seg_pid = seg_rounds[m], seg_pids[m]
+    m = median([figures[0] for figures in ap_rounds])
+    ap, ap_pid = ap_rounds[m], ap_pids[m]
+    del LAST[:]
+    periodic, _ = segmance(PERIODIC)
+    periodic_pid = LAST[-1]
     ap_low = aplay("--period-size=128", "--buffer-size=384")
+    ap_low_pid = LAST[-1]
     mp, mpd_ready = mpd()
+    mp_pid = LAST[-1]
+    LAST[:] = [seg_pid, periodic_pid, ap_pid, ap_low_pid, mp_pid]
 
     print()
-    print(f"playing ({WINDOW:.0f} s window after {SETTLE:.0f} s; segmance: the daemon (poll loop, engine, library, "
+    print(f"playing ({WINDOW:.0f} s windows after {SETTLE:.0f} s; segmance: the daemon (poll loop, engine, library, "
           f"LCD thread) playing a part from its library with an A-B loop 10-18 s and a 3 s countdown before each "
-          f"repeat, 128-frame periods x 3; aplay: WAV, its default buffer and at "
-          f"128 x 3; MPD {mpd_version()}: FLAC)")
+          f"repeat, deep buffer {' '.join(DEEP)}; segmance 128x3: {' '.join(PERIODIC)}, S16_LE; aplay: WAV, its "
+          f"default buffer and at 128 x 3; MPD {mpd_version()}: FLAC)")
+    print(f"segmance and aplay: the median of {ROUNDS} alternating windows (CPU per window: segmance "
+          + ", ".join(f"{r[0][0]:.3f}" for r in seg_rounds) + "; aplay " + ", ".join(f"{r[0]:.3f}" for r in ap_rounds) + ")")
     print(f"{'':16} {'CPU s per audio-minute':>22} {'(schedstat)':>11} {'peak RSS playing':>17} "
           f"{'anon':>8} {'files':>8} {'+ jack (shm, libs)':>19}")
-    rows = (("segmance", seg), ("aplay", ap), ("aplay 128x3", ap_low), ("mpd", mp))
+    rows = (("segmance", seg), ("segmance 128x3", periodic), ("aplay", ap), ("aplay 128x3", ap_low), ("mpd", mp))
     for name, (cpu, sched, rss, anon, files, jack) in rows:
         print(f"{name:16} {cpu:22.3f} {sched:11.3f} {rss:14.1f} MB {anon:5.1f} MB {files:5.1f} MB {jack:16.1f} MB")
 
     def ratio(a, b):
         return f"{a / b:.2f}" if b > 0 else "n/a"
     print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1; schedstat {ratio(seg[1], ap[1])}); "
-          f"segmance/(aplay 128x3) = {ratio(seg[0], ap_low[0])} (schedstat {ratio(seg[1], ap_low[1])}); "
+          f"segmance 128x3/(aplay 128x3) = {ratio(periodic[0], ap_low[0])} (schedstat {ratio(periodic[1], ap_low[1])}); "
           f"segmance/mpd = {ratio(seg[0], mp[0])}")
-    names = ("segmance", "aplay", "aplay 128x3", "mpd")
+    names = ("segmance", "segmance 128x3", "aplay", "aplay 128x3", "mpd")
     print("by thread (schedstat, CPU s per audio-minute; the jack plugin runs a thread in every client): "
           + "; ".join(f"{name}: " + ", ".join(f"{t} {spent:.3f}" for spent, t in THREADS[pid][:3])
                       for name, pid in zip(names, LAST)))
     print(f"peak RSS while playing (sampled every second; without jackd's segment and jack's client libraries, "
           f"which only this test device brings): segmance {seg[2]:.1f} MB (budget 20 MB), segmance/mpd = "
           f"{ratio(seg[2], mp[2])}; the jack plumbing adds {seg[5]:.0f} MB to every client")
-    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK & (and aplay -D {DEVICE} "
+    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK {' '.join(DEEP)} & (and aplay -D {DEVICE} "
           f"$WORK/part.wav, mpd $WORK/mpd.conf); CPU = utime+stime from /proc/PID/stat over the window")
     print()
     print(f"start -> ready: segmance {seg_ready:.1f} ms (process start to the daemon's ready line: library opened "
           f"and restored, engine started, devices open); MPD {mpd_ready:.1f} ms (process start to its protocol "
           f"greeting, empty database)")
-    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK --t0 $(date +%s%N)  # prints ready_ms")
+    print(f"  command: {base} {BENCH} daemon --device {DEVICE} --dir $WORK {' '.join(DEEP)} --t0 $(date +%s%N)  # prints ready_ms")
 
 
 def mpd_version():

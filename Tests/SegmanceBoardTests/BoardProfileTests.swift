@@ -34,6 +34,14 @@ import SegmanceCore
         #expect(profile.display.address == 0x27 && profile.display.bus == 1)
         #expect(profile.inputs.first?.keys == ["KEY_B": "play"])
         #expect(profile.audio.periodFrames == 128 && profile.audio.periods == 3)
+        // The headphone jack hands audio to the VideoCore ahead of its pointer: no rewinds.
+        #expect(profile.audio.rewindGuardFrames == nil)
+    }
+
+    @Test func aRewindGuardTurnsOnDeepBufferScheduling() throws {
+        let profile = try BoardProfile(parsing: Self.minimal + "[audio]\nperiod_frames = 1024\nperiods = 8\nrewind_guard_frames = 256\n",
+                                       file: "b.toml")
+        #expect(profile.audio.rewindGuardFrames == 256 && profile.audio.periodFrames == 1024)
     }
 
     @Test func theVMProfileResolvesOnGpioSim() throws {

@@ -1,0 +1,232 @@
+import ALSA
+import CALSA
+import SegmanceAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The render thread's body with deep-buffer scheduling (`EngineConfiguration.Rewind`).
+///
+/// The whole device buffer is kept full, chunk by chunk, and the renderer's state is kept
+/// at every chunk boundary (`RenderContext.snapshots`). The thread sleeps in one `poll`
+/// on the PCM and the command eventfd until half the buffer has played, a command
+/// arrives, or a held report is due. With a command waiting it rewinds the device
+/// (`snd_pcm_rewind`) to the first chunk boundary at least the guard past the frame
+/// playing now (or to the boundary before a timed command's frame, if that is later),
+/// restores the snapshot of that boundary and renders on from there: the command sounds
+/// after the guard, not after the buffer, and the output is what the renderer makes of
+/// the commands applied at those frames, as with period-by-period writes.
+///
+/// Reports of frames that may still be rendered again are held back until the device has
+/// played up to the guard before them, so the control side hears of a tick, a loop or a
+/// part's end once and only once; the position published is the one at that point too.
+///
+/// The same rules as `RenderLoop`: nothing here allocates, locks, logs, touches the disk
+/// or retains an object.
+enum RewindingRenderLoop {
+    static func run(_ c: UnsafeMutablePointer<RenderContext>) {
+        if let probe = c.pointee.probe { probe.begin() }
+        let chunk = c.pointee.periodFrames
+        var pending = false
+        var timing = CommandTiming(firstEpoch: 0, lastEpoch: 0, frame: 0, handedAt: 0, handedThrough: 0,
+                                   delayFrames: 0)
+        // A rewind never goes back to or before the frame of the last command applied.
+        var lastApplied = Int64.min
+        var timeout = 0
+        while !c.pointee.stopRequested.load(ordering: .relaxed) {
+            guard wait(c, milliseconds: timeout) else { break }
+            if c.pointee.stopRequested.load(ordering: .relaxed) { break }
+            var pushed = false
+
+            if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied) }
+
+            // Fill the buffer.
+            var room = snd_pcm_avail_update(c.pointee.pcm)
+            if room < 0 {
+                guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: room), call: .wait, pushed: &pushed)
+                else { break }
+                room = 0
+            }
+            var failed = false
+            var staged = 0
+            while room >= chunk {
+                let clock = c.pointee.renderer.clock
+                c.pointee.snapshots[slot(c, clock)] = c.pointee.renderer.snapshot()
+                if let applied = RenderLoop.renderPeriod(c, into: c.pointee.floats + staged &* 2, pending: &pending,
+                                                         timing: &timing) {
+                    lastApplied = applied
+                }
+                hold(c, pushed: &pushed)
+                staged &+= chunk
+                room &-= chunk
+                // One write for the whole refill (each write through alsa-lib's plugins has
+                // its cost), but the chunk a command changed goes out at once.
+                let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clock
+                guard changed || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
+                SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
+                                         into: c.pointee.bytes)
+                let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
+                if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
+                guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
+                staged = 0
+                if changed {
+                    timing.handedAt = monotonicNanoseconds()
+                    timing.handedThrough = c.pointee.renderer.clock
+                    var delay: snd_pcm_sframes_t = 0
+                    if snd_pcm_delay(c.pointee.pcm, &delay) < 0 { delay = 0 }
+                    timing.delayFrames = delay
+                    pushed = RenderLoop.push(c, .applied(timing)) || pushed
+                    pending = false
+                }
+            }
+            if failed { break }
+
+            let clock = c.pointee.renderer.clock
+            c.pointee.framesHanded.store(clock, ordering: .releasing)
+            var delay: snd_pcm_sframes_t = 0
+            if snd_pcm_delay(c.pointee.pcm, &delay) < 0 { delay = 0 }
+            c.pointee.delayFrames.store(delay, ordering: .relaxed)
+
+            // Frames before `settled` are played or inside the guard: never rendered again.
+            let settled = min(clock, clock &- Int64(delay) &+ Int64(c.pointee.rewindGuardFrames))
+            pushed = release(c, before: settled) || pushed
+            publishPosition(c, settled: settled)
+            if pushed { RenderLoop.wake(c) }
+            timeout = millisecondsUntilNextHeld(c, settled: settled)
+        }
+        if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
+        RenderLoop.wake(c)
+    }
+
+    /// Snapshot slot of a chunk boundary.
+    @inline(__always)
+    static func slot(_ c: UnsafeMutablePointer<RenderContext>, _ boundary: Int64) -> Int {
+        Int(truncatingIfNeeded: (boundary / Int64(c.pointee.periodFrames)) % Int64(c.pointee.snapshotCount))
+    }
+
+    /// Rewinds the device and the renderer as far as the first waiting command allows.
+    static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64) {
+        guard let first = c.pointee.commands.peek() else { return }
+        let chunk = Int64(c.pointee.periodFrames)
+        let clock = c.pointee.renderer.clock
+        // snd_pcm_avail synchronises the hardware pointer first: snd_pcm_rewindable alone
+        // answers from the pointer as of the last update, which after a long sleep is far
+        // behind, and a rewind that trusts it rewrites frames already played.
+        guard snd_pcm_avail(c.pointee.pcm) >= 0 else { return }
+        let rewindable = snd_pcm_rewindable(c.pointee.pcm)
+        guard rewindable > 0 else { return }
+        // The earliest frame that may change: the one playing now plus the guard.
+        let earliest = clock &- Int64(rewindable) &+ Int64(c.pointee.rewindGuardFrames)
+        var target = (earliest &+ chunk &- 1) / chunk &* chunk
+        if lastApplied != Int64.min { target = max(target, lastApplied / chunk &* chunk &+ chunk) }
+        if first.frame != QueuedCommand.nextBoundary { target = max(target, first.frame / chunk &* chunk) }
+        guard target < clock, clock &- target <= Int64(c.pointee.snapshotCount &- 1) &* chunk else { return }
+        let index = slot(c, target)
+        guard c.pointee.snapshots[index].clock == target else { return }
+        let frames = clock &- target
+        let rewound = snd_pcm_rewind(c.pointee.pcm, snd_pcm_uframes_t(frames))
+        if Int64(rewound) == frames {
+            c.pointee.renderer.restore(c.pointee.snapshots[index])
+            while c.pointee.heldCount > 0 && c.pointee.heldReports[c.pointee.heldCount &- 1].frame >= target {
+                c.pointee.heldCount &-= 1
+            }
+            c.pointee.rewinds.wrappingIncrement(ordering: .relaxed)
+        } else {
+            // Cut short: go back to where the buffer was; the command applies there.
+            if rewound > 0 { _ = snd_pcm_forward(c.pointee.pcm, snd_pcm_uframes_t(rewound)) }
+            c.pointee.rewindsRefused.wrappingIncrement(ordering: .relaxed)
+        }
+    }
+
+    /// Moves the renderer's reports of the chunk just rendered to the held list (pushing
+    /// them at once if it is full).
+    static func hold(_ c: UnsafeMutablePointer<RenderContext>, pushed: inout Bool) {
+        let count = c.pointee.renderer.reportCount
+        var i = 0
+        while i < count {
+            let report = c.pointee.renderer.report(at: i)
+            if c.pointee.heldCount < c.pointee.heldCapacity {
+                c.pointee.heldReports[c.pointee.heldCount] = report
+                c.pointee.heldCount &+= 1
+            } else {
+                pushed = RenderLoop.push(c, .report(report)) || pushed
+            }
+            i &+= 1
+        }
+        c.pointee.renderer.removeAllReports()
+    }
+
+    /// Pushes the held reports of frames before `settled`. True when any was pushed.
+    static func release(_ c: UnsafeMutablePointer<RenderContext>, before settled: Int64) -> Bool {
+        var n = 0
+        while n < c.pointee.heldCount && c.pointee.heldReports[n].frame < settled {
+            RenderLoop.push(c, .report(c.pointee.heldReports[n]))
+            n &+= 1
+        }
+        guard n > 0 else { return false }
+        let rest = c.pointee.heldCount &- n
+        if rest > 0 { c.pointee.heldReports.update(from: c.pointee.heldReports + n, count: rest) }
+        c.pointee.heldCount = rest
+        return true
+    }
+
+    /// Publishes the position and epoch at the last chunk boundary before `settled`
+    /// (the renderer's own when everything written is settled).
+    static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) {
+        let clock = c.pointee.renderer.clock
+        let chunk = Int64(c.pointee.periodFrames)
+        let boundary = settled / chunk &* chunk
+        if boundary < clock, clock &- boundary < Int64(c.pointee.snapshotCount) &* chunk {
+            let snapshot = c.pointee.snapshots[slot(c, boundary)]
+            if snapshot.clock == boundary {
+                c.pointee.publishPosition(snapshot.position, snapshot.epoch)
+                return
+            }
+        }
+        c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+    }
+
+    /// How long until the oldest held report other than a position settles (as the device
+    /// plays on), in milliseconds rounded up; -1 (no limit) when none is held. Positions
+    /// go with the next wake for room (a few times a second): only what the performer
+    /// sees change at an instant (a tick, a start, a loop, an end) sets a wake of its own.
+    static func millisecondsUntilNextHeld(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) -> Int {
+        var i = 0
+        while i < c.pointee.heldCount, case .position = c.pointee.heldReports[i].report.kind { i &+= 1 }
+        guard i < c.pointee.heldCount else { return -1 }
+        let frames = max(0, c.pointee.heldReports[i].frame &- settled) &+ 1
+        let rate = Int64(c.pointee.renderer.sampleRate)
+        return Int(truncatingIfNeeded: (frames &* 1_000 &+ rate &- 1) / rate)
+    }
+
+    /// Sleeps until the device has room for the wake threshold, a command is queued (the
+    /// control side bumps the command eventfd after each), or `milliseconds` pass (-1: no
+    /// limit but the 200 ms that lets a stop request be seen). False when the device failed
+    /// for good (reported).
+    static func wait(_ c: UnsafeMutablePointer<RenderContext>, milliseconds: Int) -> Bool {
+        let fds = c.pointee.pollFDs
+        let count = c.pointee.pcmPollCount
+        let limit = milliseconds < 0 ? 200 : min(milliseconds, 200)
+        var i = 0
+        while i <= count { fds[i].revents = 0; i &+= 1 }
+        let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
+        if ready <= 0 { return true }
+        if fds[count].revents & Int16(POLLIN) != 0 {
+            var drained: UInt64 = 0
+            _ = Glibc.read(c.pointee.commandFD, &drained, 8)
+        }
+        var events: UInt16 = 0
+        let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
+        if result < 0 || events & UInt16(POLLERR) != 0 {
+            // An xrun or a suspend: the state says which; recover as a write would.
+            let avail = snd_pcm_avail_update(c.pointee.pcm)
+            if avail < 0 {
+                var pushed = false
+                guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: avail), call: .wait, pushed: &pushed)
+                else { return false }
+                RenderLoop.wake(c)
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,172 @@
+import ALSA
+import Foundation
+import SegmanceAudio
+import SegmanceCore
+import Testing
+@testable import SegmanceEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Deep-buffer scheduling on a paced device (jackd's dummy backend behind alsa-lib's jack
+/// plugin, a `type file` tap in front): the render thread keeps a 170 ms buffer full and
+/// rewinds it for commands. The tap keeps what is rewound in its own buffer, so the file
+/// holds what the device finally played.
+// jackd2 is a test dependency (deploy/install-deps.sh); without it there is no paced PCM to rewind.
+@Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM to rewind"))
+struct RewindTests {
+    init() { EngineTestEnvironment.prepare() }
+
+    static let rewind = EngineConfiguration.Rewind(guardFrames: 256, chunkFrames: 128)
+
+    static func engine(tap path: String, probe: RenderThreadProbe? = nil) throws -> RealtimeAudioEngine {
+        // SCHED_FIFO where permitted, so a busy machine does not add underruns of its own.
+        let configuration = EngineConfiguration(periodFrames: 1024, periods: 8, realtimePriority: 50, lockMemory: false,
+                                                render: Replay.configuration.render, rewind: rewind)
+        return try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path), configuration: configuration,
+                                       probe: probe)
+    }
+
+    /// Commands sent for frames the thread has already written (2048 frames before the end
+    /// of what it handed ALSA, still far ahead of the play head) are applied there by
+    /// rewinding: the device ends up with exactly what the render function makes of the
+    /// same commands at the same frames offline, every sample; the reports reach the
+    /// control side once each, as offline; nothing is late, nothing underruns, and the
+    /// render thread makes no heap call.
+    @Test func commandsForFramesAlreadyWrittenAreRewoundAndTheDevicePlaysTheOfflineRender() throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let path = EngineTestEnvironment.scratchFile("rewind")
+        defer { unlink(path) }
+        let frames = 20 * 48_000
+        let pcm = XrunTests.countingPart(frames: frames)
+        defer { pcm.deallocate() }
+        let part = PCMSlice(base: pcm, frames: Int64(frames))
+
+        // Each command with the frames to let pass before it: the loop wraps a few times,
+        // the countdown ticks and starts before the loop is cleared.
+        let script: [(RenderCommand, Int64)] = [
+            (.seek(96_000), 12_000), (.setVolume(50), 12_000),
+            (.setLoop(start: 100_000, end: 110_000, countdownBeforeRepeat: 0), 12_000), (.setVolume(100), 30_000),
+            (.pause, 12_000), (.play(from: 102_000, countdown: 1), 12_000), (.clearLoop, 60_000),
+            (.seek(300_000), 12_000), (.stop, 12_000),
+        ]
+        var sent = [TimedCommand(StampedCommand(.load(part), epoch: 1), frame: 0),
+                    TimedCommand(StampedCommand(.play(from: 0, countdown: 0), epoch: 2), frame: 0)]
+        var reports: [AudioReport] = []
+        var log: [String] = []
+        let engine = try Self.engine(tap: path, probe: Replay.mallocProbe)
+        for command in sent { #expect(engine.send(command)) }
+        try engine.start()
+        func wait(until done: () -> Bool) {
+            Replay.wait(engine, timeout: 30, until: done) {
+                reports += engine.takeReports()
+                log += engine.takeLog()
+            }
+        }
+        for (i, (command, before)) in script.enumerated() {
+            let due = engine.framesHanded + before
+            wait { engine.framesHanded >= due }
+            // Not on a chunk boundary: the thread rewinds to the boundary before and splits there.
+            let timed = TimedCommand(StampedCommand(command, epoch: UInt32(3 + i)),
+                                     frame: engine.framesHanded - 2_048 + Int64(i * 37))
+            #expect(engine.send(timed))
+            sent.append(timed)
+        }
+        let end = engine.framesHanded + 24_000
+        wait { engine.framesHanded >= end }
+        engine.stop(drain: true)
+        reports += engine.takeReports()
+        log += engine.takeLog()
+        #expect(engine.rewindCount >= script.count)
+        #expect(engine.refusedRewindCount == 0)
+        #expect(engine.xrunCount == 0, "\(log)")
+        #expect(!log.contains { $0.contains("late") }, "\(log)")
+        #expect(engine.probeResult == 0)
+
+        // Offline: the same commands at the same frames, straight into the render function.
+        let captured = try Replay.s16Samples(path)
+        let total = captured.count / 2
+        #expect(total >= Int(end))
+        var renderer = Renderer(sampleRate: 48_000, config: Replay.configuration.render)
+        var floats = [Float](repeating: 0, count: total * 2)
+        var offlineReports: [AudioReport] = []
+        floats.withUnsafeMutableBufferPointer { out in
+            for command in sent {
+                let upTo = Int(command.frame)
+                let from = Int(renderer.clock)
+                if upTo > from { renderer.render(into: out.baseAddress! + from * 2, frames: upTo - from) }
+                renderer.apply(command.command)
+            }
+            let from = Int(renderer.clock)
+            renderer.render(into: out.baseAddress! + from * 2, frames: total - from)
+            offlineReports = renderer.takeReports().map(\.report)
+        }
+        var offline = [Int16](repeating: 0, count: total * 2)
+        offline.withUnsafeMutableBytes { bytes in
+            floats.withUnsafeBufferPointer {
+                SampleConversion.convert($0.baseAddress!, count: total * 2, to: .s16LE, into: bytes.baseAddress!)
+            }
+        }
+        #expect(offline.contains { $0 != 0 })
+        let difference = Replay.firstDifference(captured, offline, count: total * 2)
+        #expect(difference == nil, "first differing sample \(difference ?? -1) (frame \((difference ?? 0) / 2))")
+
+        // Reports of the frames handed, once each; positions thin out with the wakes, so they
+        // are compared apart from the rest.
+        func events(_ list: [AudioReport]) -> [AudioReport] {
+            list.filter { if case .position = $0.kind { false } else { true } }
+        }
+        let delivered = events(reports)
+        #expect(delivered == Array(events(offlineReports).prefix(delivered.count)))
+        #expect(delivered.contains { $0.kind == .looped }, "\(delivered)")
+        #expect(delivered.contains { $0.kind == .started(at: 102_000) }, "\(delivered)")
+    }
+
+    /// A command sent with no frame sounds the guard (plus at most a chunk) past the play
+    /// head, not after the 170 ms the buffer holds: the thread wakes for it, rewinds, and
+    /// hands the changed chunk to ALSA at once.
+    @Test func aPlainCommandSoundsAGuardPastThePlayHeadNotABufferLater() throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let path = EngineTestEnvironment.scratchFile("rewind-plain")
+        defer { unlink(path) }
+        let pcm = XrunTests.countingPart(frames: 10 * 48_000)
+        defer { pcm.deallocate() }
+        let engine = try Self.engine(tap: path)
+        engine.recordsTimings = true
+        engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: 10 * 48_000)), epoch: 1))
+        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
+        try engine.start()
+        var timings: [CommandTiming] = []
+        var log: [String] = []
+        func collect(until done: () -> Bool) {
+            Replay.wait(engine, timeout: 30, until: done) {
+                _ = engine.takeReports()
+                log += engine.takeLog()
+                timings += engine.takeTimings()
+            }
+        }
+        collect { engine.framesHanded >= 24_000 }
+        timings.removeAll()
+        var handedWhenSent: [Int64] = []
+        for epoch in UInt32(3)...8 {
+            let due = engine.framesHanded + 6_000
+            collect { engine.framesHanded >= due }
+            handedWhenSent.append(engine.framesHanded)
+            let count = timings.count
+            engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
+            collect { timings.count > count }
+        }
+        engine.stop(drain: false)
+        try #require(timings.count == 6)
+        #expect(timings.map(\.firstEpoch) == Array(UInt32(3)...8))
+        for (timing, handed) in zip(timings, handedWhenSent) {
+            #expect(timing.frame % 128 == 0)
+            #expect(timing.frame < handed, "applied at \(timing.frame), the buffer ended at \(handed): no rewind")
+            #expect(timing.framesAheadOfChange <= 256 + 128, "\(timing)")
+        }
+        #expect(engine.rewindCount >= 6)
+        #expect(engine.xrunCount == 0, "\(log)")
+    }
+}
