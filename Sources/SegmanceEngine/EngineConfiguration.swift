@@ -37,8 +37,8 @@ public struct EngineConfiguration: Equatable, Sendable {
     public var rewind: Rewind?
 
     /// Deep-buffer scheduling: the render thread keeps the whole device buffer full and
-    /// sleeps until half of it has played (as `aplay` does), so it wakes a few dozen times
-    /// a second instead of once per short period. A command wakes it at once: it rewinds
+    /// sleeps until three quarters of it have played (as `aplay` does), so it wakes a few
+    /// times a second instead of once per short period. A command wakes it at once: it rewinds
     /// the device (`snd_pcm_rewind`) to the first chunk boundary at least `guardFrames`
     /// past the frame playing now, restores the renderer's snapshot of that frame and
     /// renders again from there with the command applied. Input-to-sound latency is then
@@ -96,11 +96,11 @@ public struct EngineConfiguration: Equatable, Sendable {
 
     /// What to ask of the PCM. The start threshold is the whole buffer (a full buffer
     /// before the device starts, so the first periods cannot underrun) and the writer
-    /// wakes with one period of room; with `rewind`, with half the buffer.
+    /// wakes with one period of room; with `rewind`, with three quarters of the buffer.
     public var pcmRequest: PCMConfiguration {
         PCMConfiguration(format: format, channels: 2, rate: rate, periodFrames: periodFrames,
                          periodCount: periods,
-                         availMin: rewind == nil ? nil : max(periodFrames, periodFrames * periods / 2))
+                         availMin: rewind == nil ? nil : max(periodFrames, periodFrames * periods * 3 / 4))
     }
 
     /// Checks the values the engine cannot work with, naming the key.
@@ -114,9 +114,11 @@ public struct EngineConfiguration: Equatable, Sendable {
             if r.chunkFrames < 16 || r.chunkFrames > 4_096 {
                 throw EngineError("audio render chunk \(r.chunkFrames) frames is outside 16...4096")
             }
-            if r.guardFrames < r.chunkFrames || r.guardFrames > periodFrames * periods / 2 {
-                throw EngineError("audio rewind_guard_frames \(r.guardFrames) is outside "
-                    + "\(r.chunkFrames)...\(periodFrames * periods / 2) (one render chunk to half the buffer)")
+            // The buffer is refilled when a quarter of it is left: a larger guard leaves
+            // nothing to rewind.
+            if r.guardFrames < r.chunkFrames || r.guardFrames > periodFrames * periods / 4 {
+                throw EngineError("audio rewind_guard_frames \(r.guardFrames) must be at least one render chunk "
+                    + "(\(r.chunkFrames)) and at most a quarter of the buffer (\(periodFrames * periods / 4))")
             }
         }
         if let p = realtimePriority, p < 1 || p > 99 {

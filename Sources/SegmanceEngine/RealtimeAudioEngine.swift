@@ -25,6 +25,12 @@ import Glibc
 /// render thread reaches; `send(_ timed:)` applies at exactly `timed.frame` of the output
 /// (splitting a period there), which makes a run replayable frame for frame.
 ///
+/// **Deep buffer** (`configuration.rewind`, see `RewindingRenderLoop`): the thread keeps the
+/// whole device buffer full and sleeps until three quarters of it have played; a command wakes it
+/// (an eventfd), and it rewinds the device to apply the command at the first chunk boundary
+/// the guard past the play head (a timed command: at its frame, if that is still ahead of
+/// the guard). Reports and the position then describe what has played up to the guard.
+///
 /// Not thread-safe on the control side: one thread owns the engine.
 public final class RealtimeAudioEngine: AudioEngine {
     /// How the render thread is scheduled and whether memory is locked.
@@ -240,7 +246,7 @@ public final class RealtimeAudioEngine: AudioEngine {
         }
     }
 
-    /// With rewinds the render thread sleeps for half a buffer: a command wakes it.
+    /// With rewinds the render thread sleeps for most of a buffer: a command wakes it.
     private func wakeRenderThread() {
         guard commandFD >= 0 else { return }
         var one: UInt64 = 1
@@ -284,7 +290,8 @@ public final class RealtimeAudioEngine: AudioEngine {
         return reports
     }
 
-    /// Part-relative frame and epoch as of the last period the render thread rendered.
+    /// Part-relative frame and epoch as of the last period the render thread rendered (with
+    /// a deep buffer: as of the guard past the play head, when the thread last woke).
     public var position: (frame: Int64, epoch: UInt32) { context.pointee.readPosition() }
 
     /// Log lines since the last call: what was granted at start, xruns, late or dropped

@@ -9,7 +9,7 @@ import Glibc
 ///
 /// The whole device buffer is kept full, chunk by chunk, and the renderer's state is kept
 /// at every chunk boundary (`RenderContext.snapshots`). The thread sleeps in one `poll`
-/// on the PCM and the command eventfd until half the buffer has played, a command
+/// on the PCM and the command eventfd until three quarters of the buffer have played, a command
 /// arrives, or a held report is due. With a command waiting it rewinds the device
 /// (`snd_pcm_rewind`) to the first chunk boundary at least the guard past the frame
 /// playing now (or to the boundary before a timed command's frame, if that is later),
@@ -80,6 +80,11 @@ enum RewindingRenderLoop {
                 }
             }
             if failed { break }
+            // The start threshold is the buffer; one that is not a whole number of chunks
+            // is never reached by whole chunks, so a full, prepared device is started here.
+            if room < chunk && snd_pcm_state(c.pointee.pcm) == SND_PCM_STATE_PREPARED {
+                _ = snd_pcm_start(c.pointee.pcm)
+            }
 
             let clock = c.pointee.renderer.clock
             c.pointee.framesHanded.store(clock, ordering: .releasing)
@@ -156,18 +161,24 @@ enum RewindingRenderLoop {
         c.pointee.renderer.removeAllReports()
     }
 
-    /// Pushes the held reports of frames before `settled`. True when any was pushed.
+    /// Pushes the held reports of frames before `settled`. True when one other than a
+    /// position was pushed: positions alone do not wake the control side, which looks at
+    /// the ring on its own tick.
     static func release(_ c: UnsafeMutablePointer<RenderContext>, before settled: Int64) -> Bool {
         var n = 0
+        var notable = false
         while n < c.pointee.heldCount && c.pointee.heldReports[n].frame < settled {
-            RenderLoop.push(c, .report(c.pointee.heldReports[n]))
+            let report = c.pointee.heldReports[n]
+            if RenderLoop.push(c, .report(report)) {
+                if case .position = report.report.kind {} else { notable = true }
+            }
             n &+= 1
         }
         guard n > 0 else { return false }
         let rest = c.pointee.heldCount &- n
         if rest > 0 { c.pointee.heldReports.update(from: c.pointee.heldReports + n, count: rest) }
         c.pointee.heldCount = rest
-        return true
+        return notable
     }
 
     /// Publishes the position and epoch at the last chunk boundary before `settled`

@@ -22,9 +22,9 @@ import Testing
         (EngineConfiguration(periodFrames: 4), "audio period_frames 4 is outside 16...16384"),
         (EngineConfiguration(realtimePriority: 120), "audio realtime priority 120 is outside 1...99"),
         (EngineConfiguration(periodFrames: 1024, periods: 8, rewind: .init(guardFrames: 64, chunkFrames: 128)),
-         "audio rewind_guard_frames 64 is outside 128...4096 (one render chunk to half the buffer)"),
+         "audio rewind_guard_frames 64 must be at least one render chunk (128) and at most a quarter of the buffer (2048)"),
         (EngineConfiguration(periodFrames: 128, periods: 3, rewind: .init(guardFrames: 256)),
-         "audio rewind_guard_frames 256 is outside 128...192 (one render chunk to half the buffer)"),
+         "audio rewind_guard_frames 256 must be at least one render chunk (128) and at most a quarter of the buffer (96)"),
         (EngineConfiguration(periodFrames: 1024, periods: 8, rewind: .init(guardFrames: 256, chunkFrames: 8)),
          "audio render chunk 8 frames is outside 16...4096"),
     ])
@@ -35,12 +35,12 @@ import Testing
     }
 
     /// The profile's `rewind_guard_frames` turns on deep-buffer scheduling: the device wakes
-    /// the writer with half the buffer free, and 128-frame chunks are the render unit.
+    /// the writer with three quarters of the buffer free, and 128-frame chunks are the render unit.
     @Test func aRewindGuardAsksForDeepBufferScheduling() throws {
         let c = try EngineConfiguration(device: "null", rate: 48_000, periodFrames: 1024, periods: 8,
                                         formatName: "FLOAT_LE", rewindGuardFrames: 256)
         #expect(c.rewind == EngineConfiguration.Rewind(guardFrames: 256, chunkFrames: 128))
-        #expect(c.pcmRequest.availMin == 4096)
+        #expect(c.pcmRequest.availMin == 6144)
         #expect(try EngineConfiguration(device: "null", rate: 48_000, periodFrames: 128, periods: 3,
                                         formatName: "S16_LE").pcmRequest.availMin == nil)
     }
