@@ -62,10 +62,7 @@ enum RenderLoop {
                 c.pointee.delayFrames.store(delay, ordering: .relaxed)
             }
             if pending && timing.frame &+ 1 < clock {
-                timing.handedAt = monotonicNanoseconds()
-                timing.handedThrough = clock
-                timing.delayFrames = delay
-                pushed = push(c, .applied(timing)) || pushed
+                pushed = handedOver(c, &timing, through: clock, delay: delay) || pushed
                 pending = false
             }
             if pushed { wake(c) }
@@ -110,6 +107,16 @@ enum RenderLoop {
             done &+= run
         }
         return applied
+    }
+
+    /// The frames holding the first changed sample are with ALSA: stamps `timing` and
+    /// pushes it. True when pushed.
+    static func handedOver(_ c: UnsafeMutablePointer<RenderContext>, _ timing: inout CommandTiming,
+                           through clock: Int64, delay: Int) -> Bool {
+        timing.handedAt = monotonicNanoseconds()
+        timing.handedThrough = clock
+        timing.delayFrames = delay
+        return push(c, .applied(timing))
     }
 
     /// Waits until a period fits; recovers an xrun found while waiting. False when the

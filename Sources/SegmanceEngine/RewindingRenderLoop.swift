@@ -70,12 +70,9 @@ enum RewindingRenderLoop {
                 guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
                 staged = 0
                 if changed {
-                    timing.handedAt = monotonicNanoseconds()
-                    timing.handedThrough = c.pointee.renderer.clock
                     var delay: snd_pcm_sframes_t = 0
                     if snd_pcm_delay(c.pointee.pcm, &delay) < 0 { delay = 0 }
-                    timing.delayFrames = delay
-                    pushed = RenderLoop.push(c, .applied(timing)) || pushed
+                    pushed = RenderLoop.handedOver(c, &timing, through: c.pointee.renderer.clock, delay: delay) || pushed
                     pending = false
                 }
             }
