@@ -1,4 +1,7 @@
 import CALSA
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open ALSA PCM (`snd_pcm_t`), closed when the object goes away.
 ///
@@ -20,6 +23,8 @@ public final class PCMDevice: @unchecked Sendable {
     public internal(set) var configuration: PCMConfiguration?
     /// The private configuration tree the PCM was opened from, if any; freed after it.
     private let localDefinitions: OpaquePointer?
+    /// Whether calls that find no room return at once (`snd_pcm_nonblock`).
+    public private(set) var isNonBlocking: Bool
 
     /// Opens a PCM (`snd_pcm_open`). With `nonBlocking`, writes that find no room return 0
     /// instead of waiting.
@@ -34,6 +39,7 @@ public final class PCMDevice: @unchecked Sendable {
         self.stream = stream
         self.handle = pcm
         localDefinitions = nil
+        isNonBlocking = nonBlocking
     }
 
     /// Opens `name` as defined in `definitions`, ALSA configuration text such as
@@ -69,6 +75,7 @@ public final class PCMDevice: @unchecked Sendable {
         self.stream = stream
         handle = pcm
         localDefinitions = tree
+        isNonBlocking = false
     }
 
     deinit {
@@ -89,6 +96,7 @@ public final class PCMDevice: @unchecked Sendable {
     /// Switches between blocking and non-blocking writes (`snd_pcm_nonblock`).
     public func setNonBlocking(_ nonBlocking: Bool) throws(ALSAError) {
         try check(snd_pcm_nonblock(handle, nonBlocking ? 1 : 0), "snd_pcm_nonblock")
+        isNonBlocking = nonBlocking
     }
 
     // MARK: Writing
@@ -151,6 +159,45 @@ public final class PCMDevice: @unchecked Sendable {
     /// Plays out what is queued, then stops (`snd_pcm_drain`). Blocks on a blocking PCM.
     public func drain() throws(ALSAError) {
         try check(snd_pcm_drain(handle), "snd_pcm_drain")
+    }
+
+    /// Plays out what is queued, then stops, but waits at most `timeoutNanoseconds`: a
+    /// device that stopped consuming (a stalled server, a hung USB DAC) is then stopped
+    /// with `snd_pcm_drop` and the answer is false. True when everything queued played.
+    ///
+    /// A blocking `snd_pcm_drain` waits with no limit on alsa-lib's user-space PCMs, so
+    /// this drains in non-blocking mode and looks every few milliseconds. The call is
+    /// repeated until it answers 0 (an I/O plugin and the `file` plugin finish their drain,
+    /// and the tap writes its last bytes, only then); the kernel answers `EAGAIN` to every
+    /// non-blocking call, so for a hardware PCM the state leaving DRAINING says it is done.
+    /// The PCM is left in the blocking mode it was in.
+    public func drain(timeoutNanoseconds: Int64) throws(ALSAError) -> Bool {
+        let wasNonBlocking = isNonBlocking
+        try setNonBlocking(true)
+        defer { try? setNonBlocking(wasNonBlocking) }
+        let deadline = monotonicNow() + timeoutNanoseconds
+        while true {
+            let result = snd_pcm_drain(handle)
+            if result == 0 { return true }
+            guard result == -EAGAIN else {
+                throw ALSAError(function: "snd_pcm_drain", pcm: name, result: result)
+            }
+            let state = snd_pcm_state(handle)
+            if state != SND_PCM_STATE_DRAINING && state != SND_PCM_STATE_RUNNING { return true }
+            if monotonicNow() >= deadline {
+                try drop()
+                return false
+            }
+            _ = snd_pcm_wait(handle, 5)
+            var nap = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&nap, nil)
+        }
+    }
+
+    private func monotonicNow() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Stops at once, discarding what is queued (`snd_pcm_drop`).

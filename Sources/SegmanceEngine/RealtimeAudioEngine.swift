@@ -183,7 +183,10 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// Ends the render thread after the period it is on and waits for it. With `drain`,
     /// what is queued in the device plays out (`snd_pcm_drain`, at most a buffer);
-    /// otherwise it is dropped. Reports and log lines not yet taken stay takeable.
+    /// otherwise it is dropped. A device that stops consuming is waited for at most the
+    /// buffer's length and one second more, then dropped, and a log line says so: a hung
+    /// device cannot hold up the service's stop. Reports and log lines not yet taken stay
+    /// takeable.
     public func stop(drain: Bool = true) {
         guard let handle = thread, !stopped else { return }
         stopped = true
@@ -192,11 +195,23 @@ public final class RealtimeAudioEngine: AudioEngine {
         pthread_join(handle, nil)
         thread = nil
         do {
-            if drain { try device.drain() } else { try device.drop() }
+            if drain {
+                let buffer = Int64(granted.periodFrames * granted.periodCount) * 1_000_000_000 / Int64(granted.rate)
+                let limit = buffer + Self.drainMarginNanoseconds
+                if try !device.drain(timeoutNanoseconds: limit) {
+                    log("audio: \(device.name) did not play out its buffer within \(limit / 1_000_000) ms; "
+                        + "dropped what was left")
+                }
+            } else {
+                try device.drop()
+            }
         } catch {
             log("audio: \(error)")
         }
     }
+
+    /// How much longer than its buffer a device may take to drain at stop.
+    static let drainMarginNanoseconds: Int64 = 1_000_000_000
 
     /// Ends playback gracefully: lets every command sent so far apply and what it starts
     /// (a pause's ramp-out) reach ALSA, then stops and drains (`stop(drain: true)`). Waits

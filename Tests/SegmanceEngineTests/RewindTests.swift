@@ -58,15 +58,17 @@ struct RewindTests {
         let engine = try Self.engine(tap: path, probe: Replay.mallocProbe)
         for command in sent { #expect(engine.send(command)) }
         try engine.start()
-        func wait(until done: () -> Bool) {
-            Replay.wait(engine, timeout: 30, until: done) {
+        // A timeout ends the test (the engine is dropped, not drained) instead of waiting
+        // again on a device that has stopped.
+        func wait(until done: () -> Bool) throws {
+            try #require(Replay.wait(engine, timeout: 30, until: done) {
                 reports += engine.takeReports()
                 log += engine.takeLog()
-            }
+            }, "\(log)")
         }
         for (i, (command, before)) in script.enumerated() {
             let due = engine.framesHanded + before
-            wait { engine.framesHanded >= due }
+            try wait { engine.framesHanded >= due }
             // Not on a chunk boundary: the thread rewinds to the boundary before and splits there.
             let timed = TimedCommand(StampedCommand(command, epoch: UInt32(3 + i)),
                                      frame: engine.framesHanded - 2_048 + Int64(i * 37))
@@ -74,7 +76,7 @@ struct RewindTests {
             sent.append(timed)
         }
         let end = engine.framesHanded + 24_000
-        wait { engine.framesHanded >= end }
+        try wait { engine.framesHanded >= end }
         engine.stop(drain: true)
         reports += engine.takeReports()
         log += engine.takeLog()
@@ -140,23 +142,23 @@ struct RewindTests {
         try engine.start()
         var timings: [CommandTiming] = []
         var log: [String] = []
-        func collect(until done: () -> Bool) {
-            Replay.wait(engine, timeout: 30, until: done) {
+        func collect(until done: () -> Bool) throws {
+            try #require(Replay.wait(engine, timeout: 30, until: done) {
                 _ = engine.takeReports()
                 log += engine.takeLog()
                 timings += engine.takeTimings()
-            }
+            }, "\(log)")
         }
-        collect { engine.framesHanded >= 24_000 }
+        try collect { engine.framesHanded >= 24_000 }
         timings.removeAll()
         var handedWhenSent: [Int64] = []
         for epoch in UInt32(3)...8 {
             let due = engine.framesHanded + 6_000
-            collect { engine.framesHanded >= due }
+            try collect { engine.framesHanded >= due }
             handedWhenSent.append(engine.framesHanded)
             let count = timings.count
             engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
-            collect { timings.count > count }
+            try collect { timings.count > count }
         }
         engine.stop(drain: false)
         try #require(timings.count == 6)

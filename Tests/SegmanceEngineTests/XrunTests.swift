@@ -51,19 +51,21 @@ struct XrunTests {
             engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: Int64(frames))), epoch: 1))
             engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
             try engine.start()
-            func wait(until done: () -> Bool) {
-                Replay.wait(engine, timeout: 30, until: done) {
+            // A timeout ends the test (the engine is dropped, not drained) instead of
+            // waiting again on a device that has stopped.
+            func wait(until done: () -> Bool) throws {
+                try #require(Replay.wait(engine, timeout: 30, until: done) {
                     _ = engine.takeReports()
                     log += engine.takeLog()
-                }
+                }, "\(log)")
             }
-            wait { engine.framesHanded >= 24_000 }
+            try wait { engine.framesHanded >= 24_000 }
             let before = engine.xrunCount
             handedAtStall = engine.framesHanded
             engine.stallOnce(nanoseconds: 100_000_000) // the buffer holds 8 ms
-            wait { engine.xrunCount > before }
+            try wait { engine.xrunCount > before }
             let afterXrun = engine.framesHanded
-            wait { engine.framesHanded >= afterXrun + 24_000 }
+            try wait { engine.framesHanded >= afterXrun + 24_000 }
             engine.stop(drain: true)
             log += engine.takeLog()
             #expect(engine.xrunCount > before)
@@ -83,5 +85,43 @@ struct XrunTests {
             previous = index
         }
         #expect(breaks == 0)
+    }
+
+    /// A device that stops consuming altogether (its server frozen, like a hung USB DAC)
+    /// does not hold up a draining stop: after the buffer's length and a second's margin
+    /// the engine drops what is left, says so in its log, and the device is stopped.
+    @Test(arguments: [false, true])
+    func aDeviceThatStopsConsumingDoesNotHoldUpADrainingStop(deepBuffer: Bool) throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let path = EngineTestEnvironment.scratchFile("frozen")
+        defer { unlink(path) }
+        let frames = 10 * 48_000
+        let pcm = Self.countingPart(frames: frames)
+        defer { pcm.deallocate() }
+        let configuration = deepBuffer
+            ? EngineConfiguration(periodFrames: 1024, periods: 8, realtimePriority: 50, lockMemory: false,
+                                  rewind: RewindTests.rewind)
+            : EngineConfiguration(realtimePriority: 50, lockMemory: false)
+        let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+                                             configuration: configuration)
+        var log: [String] = []
+        try withExtendedLifetime(engine) {
+            // The device is closed only after the server goes on: closing a jack client
+            // talks to its server.
+            defer { jack.resume() }
+            engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: Int64(frames))), epoch: 1))
+            engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
+            try engine.start()
+            try #require(Replay.wait(engine, timeout: 30, until: { engine.framesHanded >= 24_000 }) {
+                _ = engine.takeReports()
+            })
+            jack.freeze()
+            engine.stop(drain: true)
+            log += engine.takeLog()
+            #expect(!engine.isRunning)
+            #expect(engine.device.state == .setup, "the device was dropped")
+        }
+        #expect(log.contains { $0.contains("did not play out its buffer") && $0.contains("dropped") }, "\(log)")
     }
 }
