@@ -5,6 +5,7 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceScreen
 import SegmanceSim
+import Synchronization
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
@@ -16,7 +17,8 @@ public final class Daemon {
     /// The audio side as the loop drives it.
     public struct Audio {
         public var engine: AudioEngine
-        /// Readable when the audio side has reports waiting; nil to be polled on the tick.
+        /// Readable when the audio side has reports waiting; nil to be polled every
+        /// `Daemon.audioPollNanoseconds` instead.
         public var wakeDescriptor: Int32?
         /// Lines the audio side wants logged (xruns, scheduling granted), drained by the loop.
         public var takeLog: () -> [String]
@@ -63,9 +65,12 @@ public final class Daemon {
         }
     }
 
-    /// How often at least the clock reaches the core: notices expire and long titles scroll
-    /// (a marquee step is 400 ms) on this grid; any other wake-up moves the clock too.
-    public static let tickNanoseconds: Int64 = 100_000_000
+    /// How often an audio side with no wake descriptor is looked at.
+    public static let audioPollNanoseconds: Int64 = 100_000_000
+
+    /// How many times the loop has woken (for tests and benchmarks; safe from any thread).
+    public var wakeCount: Int { wakes.load(ordering: .relaxed) }
+    private let wakes = Atomic<Int>(0)
 
     public let configuration: DaemonConfiguration
     public let profile: BoardProfile
@@ -82,6 +87,8 @@ public final class Daemon {
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
     private var lastFrame: Frame?
+    /// When the frame on screen changes by itself (`Frame.expires`), in the core's clock.
+    private var screenExpires: Int64?
     /// The core's clock counts from here (the monotonic time the daemon was made), as the
     /// twin's virtual time counts from 0: a notice raised while booting (the title of the
     /// routine restored) is stamped with time 0 and must last its duration from the start,
@@ -149,18 +156,29 @@ public final class Daemon {
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
 
-        var nextTick = now + Self.tickNanoseconds
+        // The loop sleeps until something can change: a descriptor (a control, the audio
+        // side's reports, a mount, the importer, a signal), a control's pending deadline
+        // (debounce, long press), the watchdog, or the time the frame on screen changes by
+        // itself (a marquee step, a notice's end). Playing, the audio side wakes it once a
+        // second for the clock on the LCD; nothing ticks on a grid.
         let watchdogInterval = notifier.watchdogInterval.map { $0 / 2 }
         var nextWatchdog = watchdogInterval.map { now + $0 }
         var running = true
         while running {
-            let deadline = [nextTick, inputs.nextDeadline, nextWatchdog].compactMap { $0 }.min()!
+            let screenChange = screenExpires.map { $0 + clockOrigin }
+            let audioPoll = audio.wakeDescriptor == nil ? now + Self.audioPollNanoseconds : nil
+            let deadline = [screenChange, inputs.nextDeadline, nextWatchdog, audioPoll].compactMap { $0 }.min()
             let sources = pollSources()
             var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-            let wait = max(0, deadline - environment.clock())
-            let ready = poll(&set, nfds_t(set.count), Int32(clamping: (wait + 999_999) / 1_000_000))
+            let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
+            let ready = poll(&set, nfds_t(set.count), timeout ?? -1)
             if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
             now = environment.clock()
+            wakes.add(1, ordering: .relaxed)
+            // The time first, so a notice that what follows shows lasts its full time; then
+            // what the audio side reported, so a control acts at the position just played.
+            appliance.send(.clock(now - clockOrigin))
+            appliance.pollAudio()
 
             for (i, entry) in set.enumerated() where entry.revents != 0 {
                 switch sources[i].source {
@@ -187,12 +205,7 @@ public final class Daemon {
                 }
             }
             dispatch(inputs.advance(to: now))
-            appliance.pollAudio()
             for line in audio.takeLog() { log(line) }
-            // Every wake moves the clock, so the engine's position reports (10 a second while
-            // playing) stand in for the tick: one wake-up where there would be two.
-            appliance.send(.clock(now - clockOrigin))
-            nextTick = now + Self.tickNanoseconds
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
                 notifier.notify("WATCHDOG=1")
@@ -262,6 +275,7 @@ public final class Daemon {
 
     private func show() {
         let frame = appliance.frame
+        screenExpires = frame.expires
         guard frame != lastFrame else { return }
         lastFrame = frame
         display.post(frame)

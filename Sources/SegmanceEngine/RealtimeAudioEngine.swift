@@ -115,6 +115,10 @@ public final class RealtimeAudioEngine: AudioEngine {
         _ = context.pointee.commands.peek()
         _ = context.pointee.events.peek()
         _ = context.pointee.events.pop()
+        // And the render function's: the first use of a protocol conformance in a process
+        // allocates its witness table (seen: `MainMode`'s Equatable in a debug build, on the
+        // render thread of the first engine a test process started).
+        RenderWarmUp.run(configuration)
     }
 
     deinit {

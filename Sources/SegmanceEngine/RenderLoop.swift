@@ -1,6 +1,7 @@
 import ALSA
 import CALSA
 import SegmanceAudio
+import SegmanceCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,8 @@ enum RenderLoop {
             let count = c.pointee.renderer.reportCount
             var i = 0
             while i < count {
-                pushed = push(c, .report(c.pointee.renderer.report(at: i))) || pushed
+                let report = c.pointee.renderer.report(at: i)
+                if push(c, .report(report)) && wakes(c, report.report) { pushed = true }
                 i &+= 1
             }
             c.pointee.renderer.removeAllReports()
@@ -169,6 +171,19 @@ enum RenderLoop {
             pushed = push(c, .failed(call, code: code)) || pushed
             return false
         }
+        return true
+    }
+
+    /// Whether a report just pushed is worth waking the control side for: anything but a
+    /// position, and a position in another whole second than the last one that woke it
+    /// (the LCD shows whole seconds; other positions wait for the next wake, so playing
+    /// wakes the control side about once a second, not ten times).
+    @inline(__always)
+    static func wakes(_ c: UnsafeMutablePointer<RenderContext>, _ report: AudioReport) -> Bool {
+        guard case .position(let frame) = report.kind else { return true }
+        let second = frame / Int64(c.pointee.renderer.sampleRate)
+        if second == c.pointee.lastWakeSecond { return false }
+        c.pointee.lastWakeSecond = second
         return true
     }
 

@@ -158,17 +158,14 @@ enum RewindingRenderLoop {
         c.pointee.renderer.removeAllReports()
     }
 
-    /// Pushes the held reports of frames before `settled`. True when one other than a
-    /// position was pushed: positions alone do not wake the control side, which looks at
-    /// the ring on its own tick.
+    /// Pushes the held reports of frames before `settled`. True when one worth waking the
+    /// control side for was pushed (`RenderLoop.wakes`: not a position in the same second).
     static func release(_ c: UnsafeMutablePointer<RenderContext>, before settled: Int64) -> Bool {
         var n = 0
         var notable = false
         while n < c.pointee.heldCount && c.pointee.heldReports[n].frame < settled {
             let report = c.pointee.heldReports[n]
-            if RenderLoop.push(c, .report(report)) {
-                if case .position = report.report.kind {} else { notable = true }
-            }
+            if RenderLoop.push(c, .report(report)) && RenderLoop.wakes(c, report.report) { notable = true }
             n &+= 1
         }
         guard n > 0 else { return false }

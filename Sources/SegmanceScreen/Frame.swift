@@ -4,12 +4,33 @@ public struct Frame: Equatable, Sendable {
     public let columns: Int
     public let rows: Int
     public var cells: [UInt8]
+    /// When this frame stops being what the screen shows for the same state, as time
+    /// alone moves on (the state's clock, ns): the next marquee step or the end of a
+    /// notice. Nil when only an event can change it. Not part of equality: two frames
+    /// are equal when they show the same cells.
+    public var expires: Int64?
 
     /// A blank frame.
     public init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
         cells = [UInt8](repeating: 0x20, count: columns * rows)
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.columns == rhs.columns && lhs.rows == rhs.rows && lhs.cells == rhs.cells
+    }
+
+    /// Notes that the frame changes by itself at `time` (the earliest such time is kept).
+    public mutating func expire(at time: Int64) {
+        expires = min(expires ?? time, time)
+    }
+
+    /// Writes `text` into `width` cells from (row, column), scrolling it when it is too
+    /// long (`Marquee`), and notes when it next moves.
+    public mutating func scroll(_ text: [UInt8], width: Int, row: Int, column: Int = 0, now: Int64) {
+        put(Marquee.window(text, width: width, now: now), row: row, column: column)
+        if let step = Marquee.nextStep(count: text.count, width: width, now: now) { expire(at: step) }
     }
 
     public func row(_ r: Int) -> [UInt8] { Array(cells[r * columns..<(r + 1) * columns]) }

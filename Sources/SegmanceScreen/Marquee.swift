@@ -15,4 +15,16 @@ public enum Marquee {
         let offset = phase < restNanoseconds ? 0 : Int((phase - restNanoseconds) / stepNanoseconds) % loop.count
         return (0..<width).map { loop[(offset + $0) % loop.count] }
     }
+
+    /// When `window` next shows something else for a text of `count` bytes in `width`
+    /// (the first step after the rest, the next step, the wrap back to the start): a time
+    /// after `now`, or nil for a text that fits.
+    public static func nextStep(count: Int, width: Int, now: Int64) -> Int64? {
+        guard width > 0, count > width else { return nil }
+        let cycle = restNanoseconds + Int64(count + gap.count) * stepNanoseconds
+        let phase = ((now % cycle) + cycle) % cycle
+        // The window moves at rest + k × step for k ≥ 1; the last k lands on the cycle's end.
+        let k = phase < restNanoseconds ? 1 : (phase - restNanoseconds) / stepNanoseconds + 1
+        return now + restNanoseconds + k * stepNanoseconds - phase
+    }
 }

@@ -10,6 +10,7 @@ public enum Screen {
         let now = state.now
         if let shown = state.notice, now < shown.until {
             notice(shown.notice, into: &f, now: now)
+            f.expire(at: shown.until)
         } else if let menu = state.menu {
             self.menu(menu, state, into: &f, now: now)
         } else if state.stickOfferShown, let stick = state.stick {
@@ -41,7 +42,7 @@ public enum Screen {
             + LCDText.bytes("\(state.partIndex + 1)/\(routine.parts.count) ")
         f.put(head, row: top)
         let titleWidth = f.columns - head.count - (markers.isEmpty ? 0 : markers.count + 1)
-        f.put(Marquee.window(LCDText.bytes(part.title), width: titleWidth, now: now), row: top, column: head.count)
+        f.scroll(LCDText.bytes(part.title), width: titleWidth, row: top, column: head.count, now: now)
         f.put(markers, row: top, column: f.columns - markers.count)
         // "0:12/0:32" and, on 20 columns, a progress bar.
         let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
@@ -54,7 +55,7 @@ public enum Screen {
             f.put(bar(state.position, of: part.length, width: barWidth), row: 2, column: left.count + 1)
             if let m = state.currentMoveIndex {
                 f.put([Glyph.note.rawValue, 0x20], row: 3)
-                f.put(Marquee.window(moveLine(part.moves[m]), width: f.columns - 2, now: now), row: 3, column: 2)
+                f.scroll(moveLine(part.moves[m]), width: f.columns - 2, row: 3, column: 2, now: now)
             }
         } else {
             f.put(LCDText.bytes("\(position)/\(length)"), row: 1)
@@ -108,7 +109,7 @@ public enum Screen {
             let move = part.moves[index]
             let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("\(index + 1)/\(part.moves.count) ")
             f.put(head, row: row)
-            f.put(Marquee.window(LCDText.bytes(move.name), width: f.columns - head.count, now: now), row: row, column: head.count)
+            f.scroll(LCDText.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
             let detail = move.note.isEmpty ? move.type.name : "\(move.type.name): \(move.note)"
             f.line(detail, row: row + 1, now: now)
         }
@@ -144,7 +145,11 @@ public enum Screen {
             f.put([i == cursor ? UInt8(ascii: ">") : 0x20], row: r)
             let width = f.columns - 1 - (v.isEmpty ? 0 : v.count + 1)
             let text = LCDText.bytes(label)
-            f.put(i == cursor ? Marquee.window(text, width: width, now: now) : Array(text.prefix(width)), row: r, column: 1)
+            if i == cursor {
+                f.scroll(text, width: width, row: r, column: 1, now: now)
+            } else {
+                f.put(Array(text.prefix(width)), row: r, column: 1)
+            }
             f.put(v, row: r, column: f.columns - v.count)
         }
     }
@@ -204,6 +209,6 @@ public enum Screen {
 extension Frame {
     /// A whole row of text, scrolling when it is too long.
     mutating func line(_ text: String, row: Int, now: Int64) {
-        put(Marquee.window(LCDText.bytes(text), width: columns, now: now), row: row)
+        scroll(LCDText.bytes(text), width: columns, row: row, now: now)
     }
 }

@@ -27,9 +27,10 @@ import Testing
         """
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
-                           audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil) throws -> Daemon {
+                           audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil,
+                           audioWake: Int32? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
-        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio) }
+        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio, wakeDescriptor: audioWake) }
         environment.paths.inputDevices = inputs.path
         let folder = inputs.path
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
@@ -58,6 +59,49 @@ import Testing
         #expect(running.stop())
         let first = try #require(screen.lines.first)
         #expect(first.contains("│Salsa           │"), "the first screen: \(first)")
+    }
+
+    /// The loop sleeps until something can change. A still screen, with an audio side
+    /// that wakes it when it has news: no wake-up at all for a second.
+    @Test func withAStillScreenTheLoopDoesNotWake() throws {
+        let log = Transcript(), screen = Transcript(), folders = TempDirs()
+        let audioWake = try WakeDescriptor()
+        let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                         audio: RecordingAudioEngine(), folders: folders,
+                                         audioWake: audioWake.fileDescriptor)
+        let running = try DaemonThread(daemon)
+        #expect(screen.wait { $0.contains("No routines") })
+        let before = daemon.wakeCount
+        usleep(1_000_000)
+        #expect(daemon.wakeCount - before == 0, "the loop woke with nothing to do")
+        // A wake from the audio side is answered.
+        audioWake.wake()
+        #expect(log.wait(seconds: 2) { _ in daemon.wakeCount > before })
+        #expect(running.stop())
+    }
+
+    /// A part title too long for the LCD scrolls on its own: the loop wakes for each
+    /// marquee step (the frame says when it changes), with no input and no audio news.
+    @Test func aLongTitleScrollsWithNoOtherWake() throws {
+        let folders = TempDirs()
+        let stick = try folders.make("stick")
+        try TestFiles.mkdir(stick + "/Salsa")
+        try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48_000, frames: 48_000),
+                            to: stick + "/Salsa/1 A very long part title.wav")
+        let library = try folders.make("library")
+        #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
+        let log = Transcript(), screen = Transcript()
+        let audioWake = try WakeDescriptor()
+        let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                         audio: RecordingAudioEngine(), folders: folders, library: library,
+                                         audioWake: audioWake.fileDescriptor)
+        let running = try DaemonThread(daemon)
+        // At rest, then step by step: "A very lon" → " very long" → "very long " → "ery long p".
+        #expect(screen.wait { $0.contains("1/1 A very lon") }, "\(screen.lines)")
+        for window in [" very long", "very long ", "ery long p"] {
+            #expect(screen.wait(seconds: 5) { $0.contains("1/1 \(window)") }, "\(screen.lines)")
+        }
+        #expect(running.stop())
     }
 
     @Test func aPedalPluggedInWhileRunningOpensTheMenuAndTheDaemonStopsCleanly() throws {

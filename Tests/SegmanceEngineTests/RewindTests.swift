@@ -171,4 +171,40 @@ struct RewindTests {
         #expect(engine.rewindCount >= 6)
         #expect(engine.xrunCount == 0, "\(log)")
     }
+
+    /// Playing, the render thread wakes the control side about once a second (the clock on
+    /// the LCD moves in whole seconds), not for every position report (ten a second); the
+    /// positions still all reach it with the next wake. The wake eventfd's counter, read
+    /// once after three seconds of playback, counts the wakes. Both schedulings.
+    @Test(arguments: [false, true])
+    func playingWakesTheControlSideAboutOnceASecond(deepBuffer: Bool) throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let path = EngineTestEnvironment.scratchFile("wakes")
+        defer { unlink(path) }
+        let pcm = XrunTests.countingPart(frames: 10 * 48_000)
+        defer { pcm.deallocate() }
+        let engine = try deepBuffer
+            ? Self.engine(tap: path)
+            : RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+                                  configuration: EngineConfiguration(realtimePriority: 50, lockMemory: false))
+        engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: 10 * 48_000)), epoch: 1))
+        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
+        try engine.start()
+        // Waiting without reading the eventfd, so its counter keeps every wake.
+        let deadline = monotonicNanoseconds() + 30_000_000_000
+        while engine.framesHanded < 3 * 48_000 + 24_000 && monotonicNanoseconds() < deadline { usleep(10_000) }
+        var wakes: UInt64 = 0
+        _ = read(engine.wakeDescriptor, &wakes, 8)
+        let handed = engine.framesHanded
+        let reports = engine.takeReports()
+        engine.stop(drain: false)
+        try #require(handed >= 3 * 48_000, "the device did not play")
+        let seconds = UInt64(handed / 48_000) + 1
+        // One per whole second crossed, plus the start and the first reports.
+        #expect(wakes >= 3)
+        #expect(wakes <= seconds + 3, "\(wakes) wakes in \(handed) frames")
+        let positions = reports.filter { if case .position = $0.kind { true } else { false } }
+        #expect(positions.count >= 25, "positions reach the control side all the same")
+    }
 }

@@ -176,6 +176,50 @@ import SegmanceCore
         #expect(Marquee.window(Array("short".utf8), width: 8, now: 123_456_789) == Array("short   ".utf8))
     }
 
+    /// `nextStep` is exactly the next time the window shows something else: the same
+    /// window up to a nanosecond before it, another one at it. Times across the rest, the
+    /// steps and the wrap round the cycle (1500 + 13 × 400 ms), and negative times.
+    @Test(arguments: [0, 1, 1_499, 1_500, 1_899, 1_900, 2_299, 3_000, 6_299, 6_300, 6_699, 6_700, 13_400, -1, -5_000] as [Int64])
+    func marqueeNextStepIsTheNextChange(ms: Int64) throws {
+        let text = Array("ABCDEFGHIJ".utf8)
+        let now = ms * 1_000_000
+        let next = try #require(Marquee.nextStep(count: text.count, width: 6, now: now))
+        #expect(next > now)
+        #expect(next - now <= Marquee.restNanoseconds + Marquee.stepNanoseconds)
+        #expect(Marquee.window(text, width: 6, now: next - 1) == Marquee.window(text, width: 6, now: now))
+        #expect(Marquee.window(text, width: 6, now: next) != Marquee.window(text, width: 6, now: now))
+    }
+
+    @Test func aTextThatFitsNeverMoves() {
+        #expect(Marquee.nextStep(count: 6, width: 6, now: 42) == nil)
+        #expect(Marquee.nextStep(count: 3, width: 6, now: 42) == nil)
+    }
+
+    /// A frame says when time alone changes it, so the daemon sleeps until then: a still
+    /// screen never; a long title at its next step; a notice at its end (or a marquee step
+    /// in it, whichever is first). Equality ignores it.
+    @Test func aFrameExpiresWhenTimeAloneChangesIt() {
+        let still = Screen.render(ScreenSnapshotTests.state(), columns: 16, rows: 2)
+        #expect(still.expires == nil)
+
+        let long = ScreenSnapshotTests.state {
+            $0.routines[0].parts[1].title = "A very long part title"
+            $0.now = 1_000_000_000
+        }
+        let scrolling = Screen.render(long, columns: 16, rows: 2)
+        #expect(scrolling.expires == 1_900_000_000) // the rest, then the first step
+
+        let notice = ScreenSnapshotTests.state {
+            $0.notice = ShownNotice(notice: Notice(.info, ["Stick found"]), until: 2_000_000_000)
+            $0.now = 1_000_000_000
+        }
+        #expect(Screen.render(notice, columns: 16, rows: 2).expires == 2_000_000_000)
+
+        var later = scrolling
+        later.expires = nil
+        #expect(later == scrolling)
+    }
+
     @Test func diffWritesOnlyChangedRuns() {
         var a = Frame(columns: 16, rows: 2)
         a.put(Array("0:12/0:32".utf8), row: 1)
