@@ -2,7 +2,7 @@
 # The real-time engine's figures beside aplay and MPD on one paced ALSA device:
 # input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
 # edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
-# start -> ready. Takes about 12 minutes (WINDOW=60 s per player, ROUNDS=3 alternating
+# start -> ready. Takes about 15 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
 # segmance/aplay windows; EVENTS=1000 per latency run).
 #
 #     Tests/Benchmarks/engine-bench.sh

@@ -13,7 +13,7 @@ WORK = sys.argv[2]           # scratch folder with asound.conf, the audio, the M
 SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
 WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
 EVENTS = int(os.environ.get("EVENTS", "1000"))
-ROUNDS = int(os.environ.get("ROUNDS", "3"))      # alternating segmance/aplay windows; medians are compared
+ROUNDS = int(os.environ.get("ROUNDS", "5"))      # alternating segmance/aplay windows; medians are compared
 # The daemon as this device is best driven: deep-buffer scheduling (a 170 ms buffer kept full,
 # rewound for each command to 128 frames past the play head, as jackd reads 128 at a time), and
 # FLOAT_LE, the jack plugin's own format (S16 would be converted twice). "segmance 128x3" is
