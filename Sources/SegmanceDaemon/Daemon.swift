@@ -67,6 +67,10 @@ public final class Daemon {
 
     /// How often an audio side with no wake descriptor is looked at.
     public static let audioPollNanoseconds: Int64 = 100_000_000
+    /// The shortest wait for a position to be reached: the position read may be a render
+    /// wake old (with a deep buffer, up to a quarter of it), so a wake that finds it not
+    /// yet there waits this long before looking again rather than spinning.
+    public static let positionRecheckNanoseconds: Int64 = 20_000_000
 
     /// How many times the loop has woken (for tests and benchmarks; safe from any thread).
     public var wakeCount: Int { wakes.load(ordering: .relaxed) }
@@ -89,6 +93,8 @@ public final class Daemon {
     private var lastFrame: Frame?
     /// When the frame on screen changes by itself (`Frame.expires`), in the core's clock.
     private var screenExpires: Int64?
+    /// Where playing on changes the frame on screen (`Frame.changesAtPosition`).
+    private var screenPositionChange: Int64?
     /// The core's clock counts from here (the monotonic time the daemon was made), as the
     /// twin's virtual time counts from 0: a notice raised while booting (the title of the
     /// routine restored) is stamped with time 0 and must last its duration from the start,
@@ -167,7 +173,8 @@ public final class Daemon {
         while running {
             let screenChange = screenExpires.map { $0 + clockOrigin }
             let audioPoll = audio.wakeDescriptor == nil ? now + Self.audioPollNanoseconds : nil
-            let deadline = [screenChange, inputs.nextDeadline, nextWatchdog, audioPoll].compactMap { $0 }.min()
+            let deadline = [screenChange, positionDeadline(now: now), inputs.nextDeadline, nextWatchdog, audioPoll]
+                .compactMap { $0 }.min()
             let sources = pollSources()
             var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
@@ -273,9 +280,19 @@ public final class Daemon {
         return "control: \(control) at part \(state.partIndex + 1) frame \(state.position) (\(transport))"
     }
 
+    /// When, playing on from the position last read, the frame on screen changes with the
+    /// position (a cue, a bar step): nil when not playing or nothing on it follows.
+    private func positionDeadline(now: Int64) -> Int64? {
+        guard case .playing = appliance.state.transport, let target = screenPositionChange else { return nil }
+        let frames = max(0, target - appliance.state.position)
+        let wait = frames * 1_000_000_000 / Int64(max(1, profile.audio.rate))
+        return now + max(wait, Self.positionRecheckNanoseconds)
+    }
+
     private func show() {
         let frame = appliance.frame
         screenExpires = frame.expires
+        screenPositionChange = frame.changesAtPosition
         guard frame != lastFrame else { return }
         lastFrame = frame
         display.post(frame)

@@ -9,6 +9,11 @@ public struct Frame: Equatable, Sendable {
     /// notice. Nil when only an event can change it. Not part of equality: two frames
     /// are equal when they show the same cells.
     public var expires: Int64?
+    /// The position (frames into the part) at which playback moving on changes this frame
+    /// other than in its clock: the next move's cue, the next step of the progress bar.
+    /// The clock's whole seconds are left out (the audio side reports each new second as
+    /// it plays). Nil when nothing else on it follows the position. Not part of equality.
+    public var changesAtPosition: Int64?
 
     /// A blank frame.
     public init(columns: Int, rows: Int) {
@@ -24,6 +29,11 @@ public struct Frame: Equatable, Sendable {
     /// Notes that the frame changes by itself at `time` (the earliest such time is kept).
     public mutating func expire(at time: Int64) {
         expires = min(expires ?? time, time)
+    }
+
+    /// Notes that the frame changes when playback reaches `position` (the earliest kept).
+    public mutating func change(atPosition position: Int64) {
+        changesAtPosition = min(changesAtPosition ?? position, position)
     }
 
     /// Writes `text` into `width` cells from (row, column), scrolling it when it is too

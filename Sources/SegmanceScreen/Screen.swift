@@ -53,6 +53,8 @@ public enum Screen {
             f.put(right, row: 2, column: f.columns - right.count)
             let barWidth = f.columns - left.count - right.count - 2
             f.put(bar(state.position, of: part.length, width: barWidth), row: 2, column: left.count + 1)
+            if let step = nextBarStep(state.position, of: part.length, width: barWidth) { f.change(atPosition: step) }
+            if let cue = nextCue(state) { f.change(atPosition: cue) }
             if let m = state.currentMoveIndex {
                 f.put([Glyph.note.rawValue, 0x20], row: 3)
                 f.scroll(moveLine(part.moves[m]), width: f.columns - 2, row: 3, column: 2, now: now)
@@ -115,6 +117,12 @@ public enum Screen {
         }
         show(m, at: 0)
         if f.rows >= 4, m + 1 < part.moves.count { show(m + 1, at: 2) }
+        if let cue = nextCue(state) { f.change(atPosition: cue) }
+    }
+
+    /// The first cue still ahead of the position: where the move shown may change.
+    static func nextCue(_ state: PlayerState) -> FramePosition? {
+        state.part?.moves.compactMap(\.cue).filter { $0 > state.position }.min()
     }
 
     private static func menu(_ menu: Menu, _ state: PlayerState, into f: inout Frame, now: Int64) {
@@ -190,6 +198,16 @@ public enum Screen {
         case .markedA: [Glyph.markA.rawValue]
         case .ab: [Glyph.markA.rawValue, Glyph.markB.rawValue]
         }
+    }
+
+    /// The first position after `position` at which `bar` shows one more half cell; nil at
+    /// the end or with no bar.
+    static func nextBarStep(_ position: FramePosition, of length: FramePosition, width: Int) -> FramePosition? {
+        guard width > 0, length > 0, position < length else { return nil }
+        let steps = Int64(width * 2)
+        let halves = max(0, position) * steps / length
+        // The least p with p × steps / length ≥ halves + 1.
+        return ((halves + 1) * length + steps - 1) / steps
     }
 
     /// A progress bar in half-cell steps: full blocks, then a half block.

@@ -256,6 +256,14 @@ def main():
     print(f"CPU segmance/aplay = {ratio(seg[0], ap[0])} (budget <= 1; schedstat {ratio(seg[1], ap[1])}); "
           f"segmance 128x3/(aplay 128x3) = {ratio(periodic[0], ap_low[0])} (schedstat {ratio(periodic[1], ap_low[1])}); "
           f"segmance/mpd = {ratio(seg[0], mp[0])}")
+    # Each round's segmance window runs right before its aplay window, so their ratio is
+    # untouched by the machine's drift from round to round (which is larger than the
+    # difference between the players); the median of those ratios beside the ratio of medians.
+    paired = sorted(s[0][1] / a[1] for s, a in zip(seg_rounds, ap_rounds) if a[1] > 0)
+    if paired:
+        print(f"CPU segmance/aplay round by round (schedstat): "
+              + ", ".join(f"{s[0][1] / a[1]:.2f}" for s, a in zip(seg_rounds, ap_rounds) if a[1] > 0)
+              + f"; median {paired[len(paired) // 2]:.2f}")
     names = ("segmance", "segmance 128x3", "aplay", "aplay 128x3", "mpd")
     print("by thread (schedstat, CPU s per audio-minute; the jack plugin runs a thread in every client): "
           + "; ".join(f"{name}: " + ", ".join(f"{t} {spent:.3f}" for spent, t in THREADS[pid][:3])

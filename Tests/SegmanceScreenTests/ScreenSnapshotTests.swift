@@ -220,6 +220,33 @@ import SegmanceCore
         #expect(later == scrolling)
     }
 
+    /// Playing on changes a frame at the next move's cue and the next half cell of the bar
+    /// (its clock's seconds are the audio side's to report): 20×4 now playing at 12.3 s of a
+    /// 32 s part, bar 10 cells = 1.6 s a half cell, so 12.8 s comes before the cue at 24.5 s;
+    /// the moves view changes at the cue; 16×2 now playing has neither.
+    @Test func aFrameSaysWhereThePositionChangesIt() {
+        let s = ScreenSnapshotTests.s
+        #expect(Screen.render(ScreenSnapshotTests.state(), columns: 20, rows: 4).changesAtPosition == s(12.8))
+        #expect(Screen.render(ScreenSnapshotTests.state { $0.view = .moves }, columns: 16, rows: 2)
+            .changesAtPosition == s(24.5))
+        #expect(Screen.render(ScreenSnapshotTests.state(), columns: 16, rows: 2).changesAtPosition == nil)
+        // Past the last cue and at the end of the bar, nothing is left to change.
+        let end = ScreenSnapshotTests.state { $0.position = s(32) }
+        #expect(Screen.render(end, columns: 20, rows: 4).changesAtPosition == nil)
+    }
+
+    /// `nextBarStep` is exactly where the bar grows: the same bar a frame before it, one
+    /// more half cell at it.
+    @Test(arguments: [0, 1, 4_799, 4_800, 47_999, 95_999] as [Int64])
+    func barStepIsWhereTheBarGrows(position: Int64) throws {
+        let length: Int64 = 96_000, width = 10
+        let step = try #require(Screen.nextBarStep(position, of: length, width: width))
+        #expect(step > position)
+        #expect(Screen.bar(step - 1, of: length, width: width) == Screen.bar(position, of: length, width: width))
+        #expect(Screen.bar(step, of: length, width: width) != Screen.bar(position, of: length, width: width))
+        #expect(Screen.nextBarStep(length, of: length, width: width) == nil)
+    }
+
     @Test func diffWritesOnlyChangedRuns() {
         var a = Frame(columns: 16, rows: 2)
         a.put(Array("0:12/0:32".utf8), row: 1)
