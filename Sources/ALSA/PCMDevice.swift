@@ -166,10 +166,12 @@ public final class PCMDevice: @unchecked Sendable {
     /// with `snd_pcm_drop` and the answer is false. True when everything queued played.
     ///
     /// A blocking `snd_pcm_drain` waits with no limit on alsa-lib's user-space PCMs, so
-    /// this drains in non-blocking mode and looks every few milliseconds. The call is
-    /// repeated until it answers 0 (an I/O plugin and the `file` plugin finish their drain,
-    /// and the tap writes its last bytes, only then); the kernel answers `EAGAIN` to every
-    /// non-blocking call, so for a hardware PCM the state leaving DRAINING says it is done.
+    /// this drains in non-blocking mode. The call is repeated until it answers 0 (an I/O
+    /// plugin and the `file` plugin finish their drain, and the tap writes its last bytes,
+    /// only then); the kernel answers `EAGAIN` to every non-blocking call, so for a hardware
+    /// PCM the state leaving DRAINING says it is done. Between calls it sleeps for as long
+    /// as the queued audio takes to play (`snd_pcm_delay`, at least 1 ms): no descriptor
+    /// says "drained" (a draining kernel PCM polls ready whenever it has room).
     /// The PCM is left in the blocking mode it was in.
     public func drain(timeoutNanoseconds: Int64) throws(ALSAError) -> Bool {
         let wasNonBlocking = isNonBlocking
@@ -184,12 +186,16 @@ public final class PCMDevice: @unchecked Sendable {
             }
             let state = snd_pcm_state(handle)
             if state != SND_PCM_STATE_DRAINING && state != SND_PCM_STATE_RUNNING { return true }
-            if monotonicNow() >= deadline {
+            let now = monotonicNow()
+            if now >= deadline {
                 try drop()
                 return false
             }
-            _ = snd_pcm_wait(handle, 5)
-            var nap = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            var queued: snd_pcm_sframes_t = 0
+            if snd_pcm_delay(handle, &queued) < 0 { queued = 0 }
+            let playing = Int64(max(0, queued)) * 1_000_000_000 / Int64(max(1, configuration?.rate ?? 48_000))
+            let wait = min(max(playing, 1_000_000), deadline - now)
+            var nap = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
             nanosleep(&nap, nil)
         }
     }

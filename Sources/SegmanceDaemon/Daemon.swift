@@ -5,7 +5,6 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceScreen
 import SegmanceSim
-import Synchronization
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
@@ -59,6 +58,9 @@ public final class Daemon {
         /// Gives back start-up's code pages once ready (`ResidentSet.trim`); tests that run
         /// the daemon inside a test process leave that process's memory alone.
         public var trimsStartup = false
+        /// Told the timeout of each `poll` the loop is about to make (ms, -1: none), so a
+        /// test can see what the loop waits for without watching the clock.
+        public var willPoll: ((Int32) -> Void)?
 
         public init(openAudio: @escaping (BoardProfile.Audio, Int) throws -> Audio) {
             self.openAudio = openAudio
@@ -71,10 +73,6 @@ public final class Daemon {
     /// wake old (with a deep buffer, up to a quarter of it), so a wake that finds it not
     /// yet there waits this long before looking again rather than spinning.
     public static let positionRecheckNanoseconds: Int64 = 20_000_000
-
-    /// How many times the loop has woken (for tests and benchmarks; safe from any thread).
-    public var wakeCount: Int { wakes.load(ordering: .relaxed) }
-    private let wakes = Atomic<Int>(0)
 
     public let configuration: DaemonConfiguration
     public let profile: BoardProfile
@@ -90,11 +88,8 @@ public final class Daemon {
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
+    /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
     private var lastFrame: Frame?
-    /// When the frame on screen changes by itself (`Frame.expires`), in the core's clock.
-    private var screenExpires: Int64?
-    /// Where playing on changes the frame on screen (`Frame.changesAtPosition`).
-    private var screenPositionChange: Int64?
     /// The core's clock counts from here (the monotonic time the daemon was made), as the
     /// twin's virtual time counts from 0: a notice raised while booting (the title of the
     /// routine restored) is stamped with time 0 and must last its duration from the start,
@@ -171,17 +166,17 @@ public final class Daemon {
         var nextWatchdog = watchdogInterval.map { now + $0 }
         var running = true
         while running {
-            let screenChange = screenExpires.map { $0 + clockOrigin }
+            let screenChange = lastFrame?.expires.map { $0 + clockOrigin }
             let audioPoll = audio.wakeDescriptor == nil ? now + Self.audioPollNanoseconds : nil
             let deadline = [screenChange, positionDeadline(now: now), inputs.nextDeadline, nextWatchdog, audioPoll]
                 .compactMap { $0 }.min()
             let sources = pollSources()
             var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
+            environment.willPoll?(timeout ?? -1)
             let ready = poll(&set, nfds_t(set.count), timeout ?? -1)
             if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
             now = environment.clock()
-            wakes.add(1, ordering: .relaxed)
             // The time first, so a notice that what follows shows lasts its full time; then
             // what the audio side reported, so a control acts at the position just played.
             appliance.send(.clock(now - clockOrigin))
@@ -283,7 +278,7 @@ public final class Daemon {
     /// When, playing on from the position last read, the frame on screen changes with the
     /// position (a cue, a bar step): nil when not playing or nothing on it follows.
     private func positionDeadline(now: Int64) -> Int64? {
-        guard case .playing = appliance.state.transport, let target = screenPositionChange else { return nil }
+        guard case .playing = appliance.state.transport, let target = lastFrame?.changesAtPosition else { return nil }
         let frames = max(0, target - appliance.state.position)
         let wait = frames * 1_000_000_000 / Int64(max(1, profile.audio.rate))
         return now + max(wait, Self.positionRecheckNanoseconds)
@@ -291,10 +286,9 @@ public final class Daemon {
 
     private func show() {
         let frame = appliance.frame
-        screenExpires = frame.expires
-        screenPositionChange = frame.changesAtPosition
+        // Kept even when it shows the same cells: its times are the newer ones.
+        defer { lastFrame = frame }
         guard frame != lastFrame else { return }
-        lastFrame = frame
         display.post(frame)
     }
 }

@@ -28,7 +28,7 @@ import Testing
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
                            audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil,
-                           audioWake: Int32? = nil) throws -> Daemon {
+                           audioWake: Int32? = nil, polls: Transcript? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio, wakeDescriptor: audioWake) }
         environment.paths.inputDevices = inputs.path
@@ -36,6 +36,7 @@ import Testing
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
+        if let polls { environment.willPoll = { polls.append("\($0)") } }
         let configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
                                                 mediaRoot: try folders.make("media"))
         return try Daemon(configuration: configuration, profile: profile, environment: environment)
@@ -61,25 +62,24 @@ import Testing
         #expect(first.contains("│Salsa           │"), "the first screen: \(first)")
     }
 
-    /// The loop sleeps until something can change. A still screen, with an audio side
-    /// that wakes it when it has news: no wake-up at all for two seconds.
-    @Test func withAStillScreenTheLoopDoesNotWake() throws {
-        let log = Transcript(), screen = Transcript(), folders = TempDirs()
+    /// The loop sleeps until something can change. With a still screen and an audio side
+    /// that wakes it when it has news, every `poll` it makes waits with no timeout at all
+    /// (the 100 ms tick this replaced would show as 100); a wake from the audio side is
+    /// answered, and the loop goes back to waiting with none.
+    @Test func withAStillScreenTheLoopWaitsWithNoTimeout() throws {
+        let log = Transcript(), screen = Transcript(), polls = Transcript(), folders = TempDirs()
         let audioWake = try WakeDescriptor()
         let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
                                          audio: RecordingAudioEngine(), folders: folders,
-                                         audioWake: audioWake.fileDescriptor)
+                                         audioWake: audioWake.fileDescriptor, polls: polls)
         let running = try DaemonThread(daemon)
         #expect(screen.wait { $0.contains("No routines") })
-        // Start-up's own wakes (the first look at the mount table, the input folder) settle first.
-        usleep(500_000)
-        let before = daemon.wakeCount
-        usleep(2_000_000)
-        #expect(daemon.wakeCount - before == 0, "the loop woke with nothing to do")
-        // A wake from the audio side is answered.
+        #expect(polls.wait { $0 == "-1" })
+        let count = polls.lines.count
         audioWake.wake()
-        #expect(log.wait(seconds: 2) { _ in daemon.wakeCount > before })
+        #expect(polls.wait { _ in polls.lines.count > count }, "the audio side's wake was not answered")
         #expect(running.stop())
+        #expect(polls.lines.allSatisfy { $0 == "-1" }, "\(polls.lines)")
     }
 
     /// A part title too long for the LCD scrolls on its own: the loop wakes for each

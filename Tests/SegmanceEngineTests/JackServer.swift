@@ -18,6 +18,7 @@ final class JackServer {
 
     let name: String
     private let process = Process()
+    private let exited = DispatchSemaphore(value: 0)
     private var holdsTurn = true
 
     /// Starts `jackd -n NAME -d dummy` at `rate` with `period` frames and waits until it
@@ -36,6 +37,7 @@ final class JackServer {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
         do {
             try process.run()
         } catch {
@@ -69,9 +71,7 @@ final class JackServer {
         if process.isRunning {
             resume()
             process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if exited.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         release()

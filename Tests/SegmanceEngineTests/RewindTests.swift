@@ -34,14 +34,10 @@ struct RewindTests {
     /// control side once each, as offline; nothing is late, nothing underruns, and the
     /// render thread makes no heap call.
     @Test func commandsForFramesAlreadyWrittenAreRewoundAndTheDevicePlaysTheOfflineRender() throws {
-        let jack = try JackServer()
-        defer { jack.stop() }
-        let path = EngineTestEnvironment.scratchFile("rewind")
-        defer { unlink(path) }
-        let frames = 20 * 48_000
-        let pcm = XrunTests.countingPart(frames: frames)
-        defer { pcm.deallocate() }
-        let part = PCMSlice(base: pcm, frames: Int64(frames))
+        let run = try PacedRun("rewind", seconds: 20)
+        defer { run.close() }
+        let path = run.tapPath
+        let part = run.part
 
         // Each command with the frames to let pass before it: the loop wraps a few times,
         // the countdown ticks and starts before the loop is cleared.
@@ -129,15 +125,11 @@ struct RewindTests {
     /// head, not after the 170 ms the buffer holds: the thread wakes for it, rewinds, and
     /// hands the changed chunk to ALSA at once.
     @Test func aPlainCommandSoundsAGuardPastThePlayHeadNotABufferLater() throws {
-        let jack = try JackServer()
-        defer { jack.stop() }
-        let path = EngineTestEnvironment.scratchFile("rewind-plain")
-        defer { unlink(path) }
-        let pcm = XrunTests.countingPart(frames: 10 * 48_000)
-        defer { pcm.deallocate() }
-        let engine = try Self.engine(tap: path)
+        let run = try PacedRun("rewind-plain", seconds: 10)
+        defer { run.close() }
+        let engine = try Self.engine(tap: run.tapPath)
         engine.recordsTimings = true
-        engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: 10 * 48_000)), epoch: 1))
+        engine.send(StampedCommand(.load(run.part), epoch: 1))
         engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
         try engine.start()
         var timings: [CommandTiming] = []
@@ -174,32 +166,32 @@ struct RewindTests {
 
     /// Playing, the render thread wakes the control side about once a second (the clock on
     /// the LCD moves in whole seconds), not for every position report (ten a second); the
-    /// positions still all reach it with the next wake. The wake eventfd's counter, read
-    /// once after three seconds of playback, counts the wakes. Both schedulings.
+    /// positions still all reach it with the next wake. The wake eventfd's counter, summed
+    /// over three seconds of playback, counts the wakes. Both schedulings.
     @Test(arguments: [false, true])
     func playingWakesTheControlSideAboutOnceASecond(deepBuffer: Bool) throws {
-        let jack = try JackServer()
-        defer { jack.stop() }
-        let path = EngineTestEnvironment.scratchFile("wakes")
-        defer { unlink(path) }
-        let pcm = XrunTests.countingPart(frames: 10 * 48_000)
-        defer { pcm.deallocate() }
+        let run = try PacedRun("wakes", seconds: 10)
+        defer { run.close() }
         let engine = try deepBuffer
-            ? Self.engine(tap: path)
-            : RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+            ? Self.engine(tap: run.tapPath)
+            : RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(run.tapPath),
                                   configuration: EngineConfiguration(realtimePriority: 50, lockMemory: false))
-        engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: 10 * 48_000)), epoch: 1))
+        engine.send(StampedCommand(.load(run.part), epoch: 1))
         engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
         try engine.start()
-        // Waiting without reading the eventfd, so its counter keeps every wake.
-        let deadline = monotonicNanoseconds() + 30_000_000_000
-        while engine.framesHanded < 3 * 48_000 + 24_000 && monotonicNanoseconds() < deadline { usleep(10_000) }
+        // Each read of the eventfd gives the wakes since the last one, so the sum counts them
+        // all; the reports are taken only at the end (taking them reads the eventfd too).
         var wakes: UInt64 = 0
-        _ = read(engine.wakeDescriptor, &wakes, 8)
+        func countWakes() {
+            var count: UInt64 = 0
+            if read(engine.wakeDescriptor, &count, 8) == 8 { wakes += count }
+        }
+        try #require(Replay.wait(engine, timeout: 30, until: { engine.framesHanded >= 3 * 48_000 + 24_000 },
+                                 each: countWakes), "the device did not play")
+        countWakes()
         let handed = engine.framesHanded
         let reports = engine.takeReports()
         engine.stop(drain: false)
-        try #require(handed >= 3 * 48_000, "the device did not play")
         let seconds = UInt64(handed / 48_000) + 1
         // One per whole second crossed, plus the start and the first reports.
         #expect(wakes >= 3)

@@ -32,13 +32,9 @@ struct XrunTests {
     static func frameIndex(_ left: Int16, _ right: Int16) -> Int { (Int(right) + 50) * 20_000 + Int(left) + 10_000 }
 
     @Test func aStalledRenderThreadUnderrunsIsCountedRecoversAndPlaysOnWithoutLosingAFrame() throws {
-        let jack = try JackServer()
-        defer { jack.stop() }
-        let path = EngineTestEnvironment.scratchFile("xrun")
-        defer { unlink(path) }
-        let frames = 10 * 48_000
-        let pcm = Self.countingPart(frames: frames)
-        defer { pcm.deallocate() }
+        let run = try PacedRun("xrun", seconds: 10)
+        defer { run.close() }
+        let path = run.tapPath
 
         var log: [String] = []
         var handedAtStall: Int64 = 0
@@ -48,7 +44,7 @@ struct XrunTests {
             let configuration = EngineConfiguration(realtimePriority: 50, lockMemory: false)
             let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
                                                  configuration: configuration)
-            engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: Int64(frames))), epoch: 1))
+            engine.send(StampedCommand(.load(run.part), epoch: 1))
             engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
             try engine.start()
             // A timeout ends the test (the engine is dropped, not drained) instead of
@@ -92,25 +88,21 @@ struct XrunTests {
     /// the engine drops what is left, says so in its log, and the device is stopped.
     @Test(arguments: [false, true])
     func aDeviceThatStopsConsumingDoesNotHoldUpADrainingStop(deepBuffer: Bool) throws {
-        let jack = try JackServer()
-        defer { jack.stop() }
-        let path = EngineTestEnvironment.scratchFile("frozen")
-        defer { unlink(path) }
-        let frames = 10 * 48_000
-        let pcm = Self.countingPart(frames: frames)
-        defer { pcm.deallocate() }
+        let run = try PacedRun("frozen", seconds: 10)
+        defer { run.close() }
+        let jack = run.jack
         let configuration = deepBuffer
             ? EngineConfiguration(periodFrames: 1024, periods: 8, realtimePriority: 50, lockMemory: false,
                                   rewind: RewindTests.rewind)
             : EngineConfiguration(realtimePriority: 50, lockMemory: false)
-        let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+        let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(run.tapPath),
                                              configuration: configuration)
         var log: [String] = []
         try withExtendedLifetime(engine) {
             // The device is closed only after the server goes on: closing a jack client
             // talks to its server.
             defer { jack.resume() }
-            engine.send(StampedCommand(.load(PCMSlice(base: pcm, frames: Int64(frames))), epoch: 1))
+            engine.send(StampedCommand(.load(run.part), epoch: 1))
             engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
             try engine.start()
             try #require(Replay.wait(engine, timeout: 30, until: { engine.framesHanded >= 24_000 }) {
