@@ -38,9 +38,7 @@ import Testing
 
     /// Found by fuzzing the demo manifest against toml++ (one case in about 270).
     @Test func arrayHeaderWithAControlCharacter() throws {
-        var text = DemoStick.streetJamManifest
-        text = text.replacingOccurrences(of: "[[part]]\ntitle = \"Finale\"", with: "[[\u{15}part]]\ntitle = \"Finale\"")
-        let content = try check(Array(text.utf8))
+        let content = try check(Array(HostileSticks.mutatedDemoManifest.utf8))
         #expect(manifestProblem(content).hasPrefix("line 27: TOML syntax error: expected a key"), "\(content.problems)")
         #expect(manifestProblem(content).hasSuffix("found a control character (U+0015) (column 3)"))
     }
@@ -68,12 +66,9 @@ import Testing
 
     /// 56 MB of manifest-like text: refused from its size before it is read.
     @Test func aManifestOverTheLimitIsRefusedBeforeItIsRead() throws {
-        let line = Array("  { type = \"Dance\", name = \"Step\", at = \"0:01\" },\n".utf8)
-        var text = Array("[[part]]\nfile = \"song.wav\"\nmoves = [\n".utf8)
-        while text.count < 56_000_000 { text += line }
-        let content = try check(text)
-        #expect(manifestProblem(content).hasPrefix("routine.toml is 53."))
-        #expect(manifestProblem(content).hasSuffix(" MiB; a routine.toml may be at most 256 KiB (it holds titles, cuts, loops and moves, not media)"))
+        let content = try check(HostileSticks.hugeManifest())
+        #expect(manifestProblem(content)
+                == "routine.toml is 53.4 MiB; a routine.toml may be at most 256 KiB (it holds titles, cuts, loops and moves, not media)")
     }
 
     @Test func aManifestAtTheLimitIsRead() throws {
