@@ -61,9 +61,12 @@ public struct RoutineBuilder {
         var manifest: Manifest?
         var manifestIssues: [Manifest.Issue] = []
         let manifestShown = StickPaths.join(relative, "routine.toml")
-        func refuse(_ issues: [Manifest.Issue], title: String) -> RoutineBuild {
+        // The count is given when the text alone was read; with the parts checked against
+        // their audio the issues are listed above and the summary says "problems".
+        func refuse(_ issues: [Manifest.Issue], title: String, checkedAgainstAudio: Bool = false) -> RoutineBuild {
             for issue in issues { problem(manifestShown, issue.message, line: issue.line) }
-            problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(Self.count(issues.count))")
+            let count = checkedAgainstAudio ? "problems" : Self.count(issues.count)
+            problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(count)")
             return RoutineBuild(routine: nil, problems: problems)
         }
         if let manifestPath = source.manifest {
@@ -91,7 +94,7 @@ public struct RoutineBuilder {
             let (parts, issues, failedAudio) = try manifestParts(manifest, folder: source.folder)
             for failed in failedAudio { problem(failed.shown, failed.reason) }
             let all = Self.inLineOrder(manifestIssues + issues)
-            if !all.isEmpty { return refuse(all, title: routine.title) }
+            if !all.isEmpty { return refuse(all, title: routine.title, checkedAgainstAudio: !issues.isEmpty) }
             routine.parts = parts
         } else {
             for file in source.audio {
