@@ -93,7 +93,7 @@ private struct ManifestReader {
     mutating func read(_ table: TOMLTable) -> Manifest {
         var manifest = Manifest()
         for key in table.keys.sorted() where !Manifest.topKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key)' (known: countdown, part, subtitle, title)")
+            issue(line(table, key), "unknown key '\(key.clipped)' (known: countdown, part, subtitle, title)")
         }
         manifest.title = string(table, "title")
         manifest.subtitle = string(table, "subtitle")
@@ -133,7 +133,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key)' in \(name) (known: file, from, loop, moves, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, title, to)")
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -152,7 +152,7 @@ private struct ManifestReader {
         if let value = table["loop"] {
             if let loopTable = value.table {
                 for key in loopTable.keys.sorted() where !Manifest.loopKeys.contains(key) {
-                    issue(loopLine, "unknown key '\(key)' in the loop of \(name) (known: a, b)")
+                    issue(loopLine, "unknown key '\(key.clipped)' in the loop of \(name) (known: a, b)")
                 }
                 let a = time(loopTable, "a", context: "the loop of \(name)", line: loopLine)
                 let b = time(loopTable, "b", context: "the loop of \(name)", line: loopLine)
@@ -184,7 +184,7 @@ private struct ManifestReader {
                     let cueLine = moveTable["at"] == nil ? nil : line(moveTable, "at")
                     let context = "move \(m + 1) of \(name)"
                     for key in moveTable.keys.sorted() where !Manifest.moveKeys.contains(key) {
-                        issue(line(moveTable, key) ?? moveLine, "unknown key '\(key)' in \(context) (known: at, name, note, type)")
+                        issue(line(moveTable, key) ?? moveLine, "unknown key '\(key.clipped)' in \(context) (known: at, name, note, type)")
                     }
                     let type = string(moveTable, "type") ?? ""
                     let moveName = string(moveTable, "name")
@@ -227,7 +227,7 @@ private struct ManifestReader {
         guard let value = table[key] else { return nil }
         let at = given ?? line(table, key)
         var frames: Int64?
-        var shown = value.description
+        var shown = value.description.clipped
         if let text = value.string {
             frames = ManifestTime.frames(text, rate: rate)
         } else if let seconds = value.integer {
@@ -245,5 +245,16 @@ private struct ManifestReader {
             issue(at, "\(context): '\(key)' = \(shown) is not a time (write \"m:ss\", \"m:ss.s\", \"h:mm:ss\" or seconds)")
         }
         return frames
+    }
+}
+
+extension String {
+    /// At most 60 characters of a text from a stick, for a message ("…" when cut).
+    var clipped: String {
+        let scalars = unicodeScalars
+        guard scalars.count > 60 else { return self }
+        var out = String.UnicodeScalarView(scalars.prefix(59))
+        out.append("…")
+        return String(out)
     }
 }

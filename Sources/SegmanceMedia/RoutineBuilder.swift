@@ -146,12 +146,12 @@ public struct RoutineBuilder {
             }
             guard let real = StickPaths.resolve(folder + "/" + spec.file),
                   StickPaths.kind(real) == .file else {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file)\" not found"))
+                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found"))
                 continue
             }
             guard StickPaths.isInside(real, root: folder) else {
                 issues.append(.init(line: spec.fileLine,
-                                    message: "part \(spec.index + 1): \"\(spec.file)\" links outside the routine folder; refused"))
+                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused"))
                 continue
             }
             resolved.append((spec, real))

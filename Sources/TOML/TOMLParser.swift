@@ -31,6 +31,8 @@ struct TOMLParser {
     let root: TableNode
     /// The table that key/value lines go to: the last `[header]`'s.
     var current: TableNode
+    /// The column of the last position asked for (a reference: `position` is not mutating).
+    let columns = ColumnMark()
 
     init(_ bytes: [UInt8], limits: TOMLLimits) {
         self.bytes = bytes
@@ -50,15 +52,23 @@ struct TOMLParser {
         index = min(index &+ count, bytes.count)
     }
 
-    /// The position of byte `offset` (the current one by default).
+    /// The position of byte `offset` (the current one by default) on the current line.
+    /// Columns are counted on from the last position asked for on the line, so the places
+    /// of the many values of one long line cost no more than reading it.
     func position(_ offset: Int? = nil) -> TOMLPosition {
-        let at = min(offset ?? index, bytes.count)
-        var column = 1
-        var i = lineStart
+        let at = max(lineStart, min(offset ?? index, bytes.count))
+        var i = lineStart, column = 1
+        if columns.line == line && columns.index >= lineStart && columns.index <= at {
+            i = columns.index
+            column = columns.column
+        }
         while i < at {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
+        columns.line = line
+        columns.index = at
+        columns.column = column
         return TOMLPosition(line: line, column: column)
     }
 
@@ -250,19 +260,19 @@ struct TOMLParser {
         guard let last = parts.last else { throw failure("expected a key") }
         var target = table
         for (offset, part) in parts.dropLast().enumerated() {
-            let shown = Self.path(Array(parts[0...offset]))
+            func shown() -> String { Self.path(Array(parts[0...offset])) }
             if let slot = target[part.name] {
                 switch slot.item {
                 case .table(let node) where node.origin == .dotted:
                     target = node
                 case .table(let node):
-                    throw failure("a dotted key cannot add to the table '\(shown)' defined on line \(node.position.line)",
+                    throw failure("a dotted key cannot add to the table '\(shown())' defined on line \(node.position.line)",
                                   at: part.position)
                 case .tables(let array):
-                    throw failure("a dotted key cannot add to '\(shown)', an array of tables (line \(array.position.line))",
+                    throw failure("a dotted key cannot add to '\(shown())', an array of tables (line \(array.position.line))",
                                   at: part.position)
                 case .value(let value):
-                    throw failure("'\(shown)' is already a \(value.typeName) (line \(slot.keyPosition.line)); it cannot also be a table",
+                    throw failure("'\(shown())' is already a \(value.typeName) (line \(slot.keyPosition.line)); it cannot also be a table",
                                   at: part.position)
                 }
             } else {
@@ -380,4 +390,11 @@ struct TOMLParser {
         case .tables: "array of tables"
         }
     }
+}
+
+/// Where columns were last counted to: line, byte offset and column there.
+final class ColumnMark {
+    var line = 0
+    var index = 0
+    var column = 1
 }

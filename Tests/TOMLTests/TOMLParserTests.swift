@@ -268,6 +268,19 @@ import TOML
         #expect((try? TOMLTable(parsing: "a = \"0123456789\"", limits: limits)) != nil)
     }
 
+    /// Half a million values on one line: the place of each is counted on from the last,
+    /// not from the start of the line (that made it quadratic: hours, not milliseconds).
+    @Test func aLongLineOfValuesParsesInOnePass() throws {
+        let text = "a = [" + String(repeating: "1,", count: 500_000) + "]"
+        let table = try TOMLTable(parsing: text)
+        #expect(table["a"]?.array?.count == 500_000)
+        #expect(table["a"]?.array?.last?.position == TOMLPosition(line: 1, column: 6 + 2 * 499_999))
+        let keys = "t = { " + (0..<50_000).map { "k\($0) = \"é\"" }.joined(separator: ", ") + " }"
+        let inline = try #require(try TOMLTable(parsing: keys)["t"]?.table)
+        #expect(inline.count == 50_000)
+        #expect(inline.keyPosition("k1") == TOMLPosition(line: 1, column: 17))  // é is one column, two bytes
+    }
+
     @Test func valuesDescribeThemselvesAsTOML() throws {
         let table = try parse(#"a = [1, 2.5, "x\"y", true, { b = 'c' }, 07:30:00]"#)
         #expect(table["a"]?.description == #"[1, 2.5, "x\"y", true, { b = "c" }, 07:30:00]"#)
