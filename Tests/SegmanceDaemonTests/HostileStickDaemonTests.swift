@@ -1,4 +1,7 @@
 import Foundation
+import SegmanceBoard
+import SegmanceCore
+import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceTestSupport
 import Testing
@@ -80,6 +83,43 @@ import Glibc
         #expect(output.wait(seconds: 10) { $0 == "stopped" })
         let library = try Library(directory: dir + "/library")
         #expect(try library.routines().map(\.title) == ["Good"])
+    }
+}
+
+/// The same daemon loop in this process, with no mount needed: the mount table is a file
+/// that lists the stick as mounted when the daemon starts (it is offered, and with
+/// auto-import imported, like one plugged in). Runs where mounting is not permitted.
+@Suite(.serialized) struct HostileStickDaemonLoopTests {
+    @Test func theDaemonLoopSurvivesAHostileStickAndSaysWhy() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("loop-hostile")
+        let stick = dir + "/media/sdz1"
+        try HostileSticks.write(to: stick)
+        try TestFiles.writeText("""
+            1 0 254:0 / / rw - ext4 /dev/vda rw
+            36 1 8:1 / \(stick) ro,nosuid,nodev,noexec - vfat /dev/sdz1 ro
+            """, to: dir + "/mountinfo")
+        let profile = try BoardProfile(parsing: DaemonLoopTests.profileText, file: "test.toml")
+        let inputs = FakeInputDirectory()
+        let log = Transcript(), screen = Transcript()
+        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+        environment.paths.inputDevices = inputs.path
+        environment.paths.mountinfo = dir + "/mountinfo"
+        environment.log = Log { log.append($0) }
+        environment.terminal = { screen.append($0) }
+        let configuration = DaemonConfiguration(board: "test.toml", library: dir + "/library",
+                                                mediaRoot: dir + "/media", autoImport: true)
+        let daemon = try DaemonThread(Daemon(configuration: configuration, profile: profile, environment: environment))
+
+        for (path, reason) in HostileSticks.expectedProblems {
+            #expect(log.wait(seconds: 60) { $0.hasSuffix("import: \(path): \(reason)") }, "\(path): \(log.lines)")
+        }
+        #expect(log.wait { $0 == "import: Good: added" }, "\(log.lines)")
+        #expect(screen.wait(seconds: 30) { $0.contains("TOML syntax") }, "\(screen.lines.suffix(3))")
+        #expect(screen.wait(seconds: 30) { $0.contains("│!Bracket        │") }, "\(screen.lines.suffix(3))")
+        #expect(daemon.stop())
+        #expect(daemon.error.withLock { $0 } == nil)
+        #expect(daemon.daemon.state.routines.map(\.title) == ["Good"])
     }
 }
 
