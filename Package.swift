@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
@@ -45,18 +44,17 @@ let package = Package(
         // Character displays: HD44780 over a PCF8574 I2C backpack, an LCDproc client.
         .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "SegmanceScreen"]),
 
+        // A TOML parser for untrusted text (a stick's routine.toml): an error, never a trap,
+        // on any input; bounded size and nesting. Standard library only.
+        .target(name: "TOML"),
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr",
-            .product(name: "TOMLKit", package: "TOMLKit"),
+            "SegmanceCore", "SndFile", "Soxr", "TOML",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
         // Board profiles: which pin, device, bus and display a board uses for each control.
-        .target(name: "SegmanceBoard", dependencies: [
-            "SegmanceCore", "SegmanceControls",
-            .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
             "SegmanceCore", "SegmanceMedia",
@@ -97,9 +95,10 @@ let package = Package(
         .testTarget(name: "SegmanceControlsTests", dependencies: ["SegmanceControls"]),
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
-        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport"]),
+        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),

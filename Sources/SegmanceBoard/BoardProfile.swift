@@ -1,6 +1,6 @@
 import SegmanceControls
 import SegmanceCore
-import TOMLKit
+import TOML
 
 /// What a board is: which GPIO line or input device is which control, the display and
 /// its bus, the audio device. Read from a TOML file in `board/`; nothing of it is
@@ -207,11 +207,9 @@ struct Reader {
     /// The document's root table; a syntax error names its line.
     func parse(_ text: String) throws(BoardProfileError) -> TOMLTable {
         do {
-            return try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw BoardProfileError(file: file, key: "line \(error.source.begin.line)", reason: "TOML syntax error: \(error.description)")
+            return try TOMLTable(parsing: text)
         } catch {
-            throw BoardProfileError(file: file, key: "", reason: "cannot parse: \(error)")
+            throw BoardProfileError(file: file, key: "line \(error.line)", reason: "TOML syntax error: \(error.reason) (column \(error.column))")
         }
     }
 
@@ -255,7 +253,7 @@ struct Reader {
         return out
     }
 
-    func line(_ v: TOMLValueConvertible, key: String) throws(BoardProfileError) -> BoardProfile.Line {
+    func line(_ v: TOMLValue, key: String) throws(BoardProfileError) -> BoardProfile.Line {
         if let i = v.int, i >= 0 { return .offset(i) }
         if let s = v.string, !s.isEmpty { return .name(s) }
         throw error(key, "must be a line name (\"GPIO17\") or offset (17)")

@@ -128,6 +128,8 @@ public final class Importer: Sendable {
                 let built = try RoutineBuilder(root: root, decoder: decoder).build(source)
                 for problem in built.problems { report(.problem(problem)) }
                 guard let routine = built.routine else {
+                    // Refused (its manifest is wrong): what it put in the store goes again.
+                    decoder.abandon()
                     summary.failed += 1
                     report(.routineFailed(title: source.title, reason: "nothing to import"))
                     continue

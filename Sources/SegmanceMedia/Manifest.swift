@@ -1,6 +1,6 @@
 import Foundation
 import SegmanceCore
-import TOMLKit
+import TOML
 
 /// A parsed `routine.toml`, before its audio is known.
 ///
@@ -22,8 +22,11 @@ struct Manifest {
         var fromLine: Int?
         var toLine: Int?
         var loopLine: Int?
-        /// (move index, line) of every cue, in order.
+        /// The line of each move's cue (nil for a move without one), in order.
         var cueLines: [Int?]
+        /// False when `from` or `to` is written but unreadable, or they are reversed: the
+        /// part's length is unknown, so its loop and cues are not checked against it.
+        var cutKnown: Bool = true
     }
 
     /// A problem found in the manifest text.
@@ -42,49 +45,60 @@ struct Manifest {
     static let loopKeys: Set<String> = ["a", "b"]
     static let moveKeys: Set<String> = ["type", "name", "note", "at"]
 
-    /// Parses `text` at `rate`; returns the manifest, or the issues that make it unusable.
-    static func parse(_ text: String, rate: Int) -> Result<Manifest, ManifestIssues> {
+    /// The most `[[part]]` entries a routine may have.
+    static let maxParts = 250
+    /// What the TOML parser is allowed for a manifest: its size is checked before reading
+    /// (`ManifestFile`); a manifest nests four levels (part, moves, move).
+    static let limits = TOMLLimits(maxBytes: ManifestFile.maxBytes, maxDepth: 16)
+
+    /// What reading a manifest gave: nil when its TOML does not parse, else the manifest
+    /// with every part that could be read; and every issue found. Issues make the routine
+    /// unusable, but the parts that could be read are still checked against their audio
+    /// so that every problem is reported at once.
+    struct Reading {
+        var manifest: Manifest?
+        var issues: [Issue]
+    }
+
+    /// Parses the bytes of a `routine.toml` at `rate`.
+    static func parse(_ bytes: [UInt8], rate: Int) -> Reading {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            return .failure(ManifestIssues([Issue(line: error.source.begin.line,
-                                                  message: "TOML syntax error: \(error.description)")]))
+            table = try TOMLTable(parsing: bytes, limits: limits)
         } catch {
-            return .failure(ManifestIssues([Issue(line: nil, message: "cannot parse: \(error)")]))
+            return Reading(manifest: nil, issues: [Issue(line: error.line,
+                                                         message: "TOML syntax error: \(error.reason) (column \(error.column))")])
         }
-        var reader = ManifestReader(lines: ManifestLines(text), rate: rate)
+        var reader = ManifestReader(rate: rate)
         let manifest = reader.read(table)
-        return reader.issues.isEmpty ? .success(manifest) : .failure(ManifestIssues(reader.issues))
+        return Reading(manifest: manifest, issues: reader.issues)
+    }
+
+    /// Parses `text` at `rate`.
+    static func parse(_ text: String, rate: Int) -> Reading {
+        parse(Array(text.utf8), rate: rate)
     }
 }
 
-/// The issues of a manifest that failed to parse or validate.
-struct ManifestIssues: Error {
-    var issues: [Manifest.Issue]
-    init(_ issues: [Manifest.Issue]) { self.issues = issues }
-}
-
-/// Walks a TOML table into a `Manifest`, collecting every issue rather than stopping at one.
+/// Walks a TOML table into a `Manifest`, collecting every issue rather than stopping at
+/// one. Lines come from the parser: where each key (or `[[part]]` header) was written.
 private struct ManifestReader {
-    let lines: ManifestLines
     let rate: Int
     var issues: [Manifest.Issue] = []
 
-    init(lines: ManifestLines, rate: Int) {
-        self.lines = lines
+    init(rate: Int) {
         self.rate = rate
     }
 
     mutating func read(_ table: TOMLTable) -> Manifest {
         var manifest = Manifest()
         for key in table.keys.sorted() where !Manifest.topKeys.contains(key) {
-            issue(lines.line(of: key), "unknown key '\(key)' (known: countdown, part, subtitle, title)")
+            issue(line(table, key), "unknown key '\(key.clipped)' (known: countdown, part, subtitle, title)")
         }
-        manifest.title = string(table, "title", part: nil)
-        manifest.subtitle = string(table, "subtitle", part: nil)
+        manifest.title = string(table, "title")
+        manifest.subtitle = string(table, "subtitle")
         if let value = table["countdown"] {
-            let line = lines.line(of: "countdown")
+            let line = line(table, "countdown")
             if let seconds = value.int {
                 if Settings.countdownChoices.contains(seconds) {
                     manifest.countdown = seconds
@@ -93,51 +107,55 @@ private struct ManifestReader {
                     issue(line, "countdown \(seconds) is not one of \(choices)")
                 }
             } else {
-                issue(line, "countdown must be a whole number of seconds, found \(value.type)")
+                issue(line, "countdown must be a whole number of seconds, found \(value.typeName)")
             }
         }
         if let value = table["part"] {
             guard let array = value.array else {
-                issue(lines.line(of: "part"), "'part' must be [[part]] tables, found \(value.type)")
+                issue(line(table, "part"), "'part' must be [[part]] tables, found \(value.typeName)")
                 return manifest
             }
-            for index in 0..<array.count {
-                guard let partTable = array[index].table else {
-                    issue(lines.line(ofPart: index), "part \(index + 1) must be a table, found \(array[index].type)")
+            for (index, element) in array.enumerated() {
+                guard index < Manifest.maxParts else {
+                    issue(element.position.line, "more than \(Manifest.maxParts) parts: a routine may have at most \(Manifest.maxParts)")
+                    break
+                }
+                guard let partTable = element.table else {
+                    issue(element.position.line, "part \(index + 1) must be a table, found \(element.typeName)")
                     continue
                 }
-                if let spec = readPart(partTable, index: index) { manifest.parts.append(spec) }
+                if let spec = readPart(partTable, index: index, header: element.position.line) { manifest.parts.append(spec) }
             }
         }
         return manifest
     }
 
-    private mutating func readPart(_ table: TOMLTable, index: Int) -> Manifest.PartSpec? {
+    private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
-        let header = lines.line(ofPart: index)
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(lines.line(of: key, part: index) ?? header,
-                  "unknown key '\(key)' in \(name) (known: file, from, loop, moves, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, title, to)")
         }
-        let title = string(table, "title", part: index)
-        let file = string(table, "file", part: index)
+        let title = string(table, "title")
+        let file = string(table, "file")
         if table["file"] == nil { issue(header, "\(name) has no 'file'") }
-        let from = time(table, "from", part: index, context: name)
-        let to = time(table, "to", part: index, context: name)
-        let toLine = lines.line(of: "to", part: index) ?? header
+        let from = time(table, "from", context: name)
+        let to = time(table, "to", context: name)
+        let toLine = line(table, "to") ?? header
+        var cutKnown = (table["from"] == nil || from != nil) && (table["to"] == nil || to != nil)
         if let from, let to, from >= to {
             issue(toLine, "\(name): 'from' \(format(from)) must be before 'to' \(format(to))")
+            cutKnown = false
         }
 
         var loop: ABLoop?
-        let loopLine = lines.line(of: "loop", part: index) ?? header
+        let loopLine = line(table, "loop") ?? header
         if let value = table["loop"] {
             if let loopTable = value.table {
                 for key in loopTable.keys.sorted() where !Manifest.loopKeys.contains(key) {
-                    issue(loopLine, "unknown key '\(key)' in the loop of \(name) (known: a, b)")
+                    issue(loopLine, "unknown key '\(key.clipped)' in the loop of \(name) (known: a, b)")
                 }
-                let a = time(loopTable, "a", part: index, context: "the loop of \(name)", line: loopLine)
-                let b = time(loopTable, "b", part: index, context: "the loop of \(name)", line: loopLine)
+                let a = time(loopTable, "a", context: "the loop of \(name)", line: loopLine)
+                let b = time(loopTable, "b", context: "the loop of \(name)", line: loopLine)
                 if loopTable["a"] == nil || loopTable["b"] == nil {
                     issue(loopLine, "the loop of \(name) needs both 'a' and 'b'")
                 } else if let a, let b {
@@ -148,47 +166,48 @@ private struct ManifestReader {
                     }
                 }
             } else {
-                issue(loopLine, "the loop of \(name) must be a table like { a = \"0:20\", b = \"0:32\" }, found \(value.type)")
+                issue(loopLine, "the loop of \(name) must be a table like { a = \"0:20\", b = \"0:32\" }, found \(value.typeName)")
             }
         }
 
         var moves: [Move] = []
         var cueLines: [Int?] = []
-        var cueCount = 0
         if let value = table["moves"] {
-            let movesLine = lines.line(of: "moves", part: index) ?? header
+            let movesLine = line(table, "moves") ?? header
             if let array = value.array {
-                for m in 0..<array.count {
-                    guard let moveTable = array[m].table else {
-                        issue(movesLine, "move \(m + 1) of \(name) must be a table, found \(array[m].type)")
+                for (m, element) in array.enumerated() {
+                    guard let moveTable = element.table else {
+                        issue(element.position.line, "move \(m + 1) of \(name) must be a table, found \(element.typeName)")
                         continue
                     }
-                    let cueLine = moveTable["at"] == nil ? nil
-                        : (lines.line(of: "at", part: index, occurrence: cueCount) ?? movesLine)
-                    if moveTable["at"] != nil { cueCount += 1 }
+                    let moveLine = element.position.line
+                    let cueLine = moveTable["at"] == nil ? nil : line(moveTable, "at")
                     let context = "move \(m + 1) of \(name)"
                     for key in moveTable.keys.sorted() where !Manifest.moveKeys.contains(key) {
-                        issue(movesLine, "unknown key '\(key)' in \(context) (known: at, name, note, type)")
+                        issue(line(moveTable, key) ?? moveLine, "unknown key '\(key.clipped)' in \(context) (known: at, name, note, type)")
                     }
-                    let type = string(moveTable, "type", part: index, line: movesLine) ?? ""
-                    let moveName = string(moveTable, "name", part: index, line: movesLine)
-                    let note = string(moveTable, "note", part: index, line: movesLine) ?? ""
-                    if moveTable["name"] == nil { issue(movesLine, "\(context) has no 'name'") }
-                    let cue = time(moveTable, "at", part: index, context: context, line: cueLine)
+                    let type = string(moveTable, "type") ?? ""
+                    let moveName = string(moveTable, "name")
+                    let note = string(moveTable, "note") ?? ""
+                    if moveTable["name"] == nil { issue(moveLine, "\(context) has no 'name'") }
+                    let cue = time(moveTable, "at", context: context)
                     moves.append(Move(type: MoveType(type), name: moveName ?? "", note: note, cue: cue))
                     cueLines.append(cueLine)
                 }
             } else {
-                issue(movesLine, "'moves' of \(name) must be an array of tables, found \(value.type)")
+                issue(movesLine, "'moves' of \(name) must be an array of tables, found \(value.typeName)")
             }
         }
         guard let file else { return nil }
         return Manifest.PartSpec(title: title, file: file, from: from, to: to, loop: loop, moves: moves,
                                  index: index, line: header,
-                                 fileLine: lines.line(of: "file", part: index) ?? header,
-                                 fromLine: lines.line(of: "from", part: index) ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines)
+                                 fileLine: line(table, "file") ?? header,
+                                 fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
+                                 cueLines: cueLines, cutKnown: cutKnown)
     }
+
+    /// The line `key` was written on.
+    private func line(_ table: TOMLTable, _ key: String) -> Int? { table.keyPosition(key)?.line }
 
     private mutating func issue(_ line: Int?, _ message: String) {
         issues.append(Manifest.Issue(line: line, message: message))
@@ -196,37 +215,46 @@ private struct ManifestReader {
 
     private func format(_ frames: Int64) -> String { ManifestTime.format(frames, rate: rate) }
 
-    private mutating func string(_ table: TOMLTable, _ key: String, part: Int?, line: Int? = nil) -> String? {
+    private mutating func string(_ table: TOMLTable, _ key: String) -> String? {
         guard let value = table[key] else { return nil }
         if let text = value.string { return text }
-        issue(line ?? lines.line(of: key, part: part), "'\(key)' must be a string, found \(value.type)")
+        issue(line(table, key), "'\(key)' must be a string, found \(value.typeName)")
         return nil
     }
 
     /// A time value: a string ("1:05.5", "65.5"), a number of seconds, or a TOML local time.
-    private mutating func time(_ table: TOMLTable, _ key: String, part: Int?, context: String,
-                               line: Int? = nil) -> Int64? {
+    private mutating func time(_ table: TOMLTable, _ key: String, context: String, line given: Int? = nil) -> Int64? {
         guard let value = table[key] else { return nil }
-        let at = line ?? lines.line(of: key, part: part)
+        let at = given ?? line(table, key)
         var frames: Int64?
-        var shown = "\(value)"
+        var shown = value.description.clipped
         if let text = value.string {
-            shown = "\"\(text)\""
             frames = ManifestTime.frames(text, rate: rate)
-        } else if let seconds = value.int, seconds >= 0, Int64(seconds) <= ManifestTime.maxSeconds {
-            frames = Int64(seconds) * Int64(rate)
-        } else if let seconds = value.double {
+        } else if let seconds = value.integer {
+            if seconds >= 0 && seconds <= ManifestTime.maxSeconds { frames = seconds * Int64(rate) }
+        } else if let seconds = value.float {
             frames = ManifestTime.frames(seconds: seconds, rate: rate)
         } else if let clock = value.time {
             frames = ManifestTime.frames(
-                String(format: "%d:%02d:%02d.%09d", clock.hour, clock.minute, clock.second, clock.nanoSecond),
+                String(format: "%d:%02d:%02d.%09d", clock.hour, clock.minute, clock.second, clock.nanosecond),
                 rate: rate)
         } else {
-            shown = "a \(value.type)"
+            shown = "a \(value.typeName)"
         }
         if frames == nil {
             issue(at, "\(context): '\(key)' = \(shown) is not a time (write \"m:ss\", \"m:ss.s\", \"h:mm:ss\" or seconds)")
         }
         return frames
+    }
+}
+
+extension String {
+    /// At most 60 characters of a text from a stick, for a message ("…" when cut).
+    var clipped: String {
+        let scalars = unicodeScalars
+        guard scalars.count > 60 else { return self }
+        var out = String.UnicodeScalarView(scalars.prefix(59))
+        out.append("…")
+        return String(out)
     }
 }

@@ -59,34 +59,42 @@ public struct RoutineBuilder {
         let relative = source.relative
         var routine = Routine(title: source.title, parts: [])
         var manifest: Manifest?
+        var manifestIssues: [Manifest.Issue] = []
         let manifestShown = StickPaths.join(relative, "routine.toml")
+        // The count is given when the text alone was read; with the parts checked against
+        // their audio the issues are listed above and the summary says "problems".
+        func refuse(_ issues: [Manifest.Issue], title: String, checkedAgainstAudio: Bool = false) -> RoutineBuild {
+            for issue in issues { problem(manifestShown, issue.message, line: issue.line) }
+            let count = checkedAgainstAudio ? "problems" : Self.count(issues.count)
+            problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(count)")
+            return RoutineBuild(routine: nil, problems: problems)
+        }
         if let manifestPath = source.manifest {
-            guard let text = try? String(contentsOfFile: manifestPath, encoding: .utf8) else {
-                problem(manifestShown, "cannot read routine.toml (is it UTF-8 text?)")
+            let bytes: [UInt8]
+            switch ManifestFile.read(manifestPath) {
+            case .failure(let refusal):
+                problem(manifestShown, refusal.description)
                 problem(relative, "routine \"\(source.title)\" skipped: its routine.toml is unusable")
                 return RoutineBuild(routine: nil, problems: problems)
+            case .success(let read):
+                bytes = read
             }
-            switch Manifest.parse(text, rate: decoder.outputRate) {
-            case .failure(let failure):
-                for issue in failure.issues { problem(manifestShown, issue.message, line: issue.line) }
-                problem(relative, "routine \"\(source.title)\" skipped: its routine.toml has \(Self.count(failure.issues.count))")
-                return RoutineBuild(routine: nil, problems: problems)
-            case .success(let parsed):
-                manifest = parsed
-                routine.title = parsed.title ?? source.title
-                routine.subtitle = parsed.subtitle ?? ""
-                routine.countdown = parsed.countdown
-            }
+            let reading = Manifest.parse(bytes, rate: decoder.outputRate)
+            guard let parsed = reading.manifest else { return refuse(reading.issues, title: source.title) }
+            manifest = parsed
+            manifestIssues = reading.issues
+            routine.title = parsed.title ?? source.title
+            routine.subtitle = parsed.subtitle ?? ""
+            routine.countdown = parsed.countdown
         }
 
+        // Every part is checked, also when the manifest already has issues, so that the
+        // performer sees every problem of the routine in one pass.
         if let manifest, !manifest.parts.isEmpty {
             let (parts, issues, failedAudio) = try manifestParts(manifest, folder: source.folder)
             for failed in failedAudio { problem(failed.shown, failed.reason) }
-            if !issues.isEmpty {
-                for issue in issues { problem(manifestShown, issue.message, line: issue.line) }
-                problem(relative, "routine \"\(routine.title)\" skipped: its routine.toml has problems")
-                return RoutineBuild(routine: nil, problems: problems)
-            }
+            let all = Self.inLineOrder(manifestIssues + issues)
+            if !all.isEmpty { return refuse(all, title: routine.title, checkedAgainstAudio: !issues.isEmpty) }
             routine.parts = parts
         } else {
             for file in source.audio {
@@ -98,6 +106,7 @@ public struct RoutineBuilder {
                     problem(file.shown, error.reasonText)
                 }
             }
+            if !manifestIssues.isEmpty { return refuse(manifestIssues, title: routine.title) }
         }
         if routine.parts.isEmpty {
             problem(relative, "routine \"\(routine.title)\" skipped: no playable parts")
@@ -107,6 +116,14 @@ public struct RoutineBuilder {
     }
 
     private static func count(_ n: Int) -> String { n == 1 ? "1 problem" : "\(n) problems" }
+
+    /// Issues by line (those without one last), keeping the order found within a line.
+    private static func inLineOrder(_ issues: [Manifest.Issue]) -> [Manifest.Issue] {
+        issues.enumerated().sorted { a, b in
+            let x = a.element.line ?? Int.max, y = b.element.line ?? Int.max
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+    }
 
     /// Formats the stick cannot play are refused by name without opening them.
     private func decode(_ file: StickAudioFile) throws -> Result<DecodedAudio, AudioDecodeError> {
@@ -129,19 +146,18 @@ public struct RoutineBuilder {
             }
             guard let real = StickPaths.resolve(folder + "/" + spec.file),
                   StickPaths.kind(real) == .file else {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file)\" not found"))
+                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found"))
                 continue
             }
             guard StickPaths.isInside(real, root: folder) else {
                 issues.append(.init(line: spec.fileLine,
-                                    message: "part \(spec.index + 1): \"\(spec.file)\" links outside the routine folder; refused"))
+                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused"))
                 continue
             }
             resolved.append((spec, real))
         }
         var parts: [Part] = []
         var failedAudio: [(shown: String, reason: String)] = []
-        guard issues.isEmpty else { return (parts, issues, failedAudio) }
         let rate = decoder.outputRate
         func time(_ frames: Int64) -> String { ManifestTime.format(frames, rate: rate) }
         for (spec, real) in resolved {
@@ -155,13 +171,15 @@ public struct RoutineBuilder {
                 failedAudio.append((shown, "\(error.reasonText) (\(name) left out)"))
                 continue
             }
-            let from = spec.from ?? 0
-            let to = spec.to ?? audio.frames
-            if to > audio.frames {
+            if let to = spec.to, to > audio.frames {
                 issues.append(.init(line: spec.toLine, message:
                     "\(name): 'to' \(time(to)) is past the end of \"\(spec.file)\" (\(time(audio.frames)))"))
                 continue
             }
+            // A cut already refused by the manifest (unreadable or reversed) has no length to check against.
+            guard spec.cutKnown else { continue }
+            let from = spec.from ?? 0
+            let to = spec.to ?? audio.frames
             if from >= to {
                 issues.append(.init(line: spec.fromLine, message:
                     "\(name): 'from' \(time(from)) is not before the end \(time(to))"))
@@ -176,7 +194,7 @@ public struct RoutineBuilder {
             }
             for (m, move) in spec.moves.enumerated() {
                 if let cue = move.cue, cue >= length {
-                    issues.append(.init(line: spec.cueLines[m], message:
+                    issues.append(.init(line: spec.cueLines.indices.contains(m) ? spec.cueLines[m] : spec.line, message:
                         "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)"))
                     partIssue = true
                 }

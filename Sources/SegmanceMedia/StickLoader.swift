@@ -7,12 +7,21 @@ import SegmanceCore
 public struct StickLoader: Sendable {
     /// The output sample rate audio is converted to.
     public var outputRate: Int
+    /// What the scan looks at (folder depth, names, routines, files per routine).
+    public var limits: StickLimits
     /// How many folder levels below the root are searched.
-    public var maxDepth: Int
+    public var maxDepth: Int {
+        get { limits.maxDepth }
+        set { limits.maxDepth = newValue }
+    }
 
-    public init(outputRate: Int = 48000, maxDepth: Int = 4) {
+    public init(outputRate: Int = 48000, limits: StickLimits = StickLimits()) {
         self.outputRate = outputRate
-        self.maxDepth = maxDepth
+        self.limits = limits
+    }
+
+    public init(outputRate: Int = 48000, maxDepth: Int) {
+        self.init(outputRate: outputRate, limits: StickLimits(maxDepth: maxDepth))
     }
 
     /// Loads everything under `root`. Never throws: what fails is listed in `problems`.
@@ -27,7 +36,7 @@ public struct StickLoader: Sendable {
     }
 
     private func read(_ root: String, keepAudio: Bool) -> StickContent {
-        let scan = StickScanner(maxDepth: maxDepth).scan(root)
+        let scan = StickScanner(limits: limits).scan(root)
         guard let realRoot = scan.root else { return StickContent(problems: scan.problems) }
         let decoder = MemoryDecoder(root: realRoot, decoder: AudioDecoder(outputRate: outputRate), keepAudio: keepAudio)
         let builder = RoutineBuilder(root: realRoot, decoder: decoder)

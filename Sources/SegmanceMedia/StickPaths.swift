@@ -56,11 +56,11 @@ enum StickPaths {
         if file.isEmpty { return "'file' is empty" }
         if file.hasPrefix("/") || file.hasPrefix("\\") || file.hasPrefix("~")
             || (file.count > 1 && file.dropFirst().first == ":") {
-            return "'file' = \"\(file)\" is an absolute path; paths stay inside the routine folder"
+            return "'file' = \"\(file.clipped)\" is an absolute path; paths stay inside the routine folder"
         }
         let components = file.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         if components.contains("..") {
-            return "'file' = \"\(file)\" leaves the routine folder; paths stay inside it"
+            return "'file' = \"\(file.clipped)\" leaves the routine folder; paths stay inside it"
         }
         return nil
     }

@@ -55,15 +55,26 @@ public struct StickScan: Sendable {
 /// Walks a folder laid out like a USB stick and lists its routine folders without
 /// decoding anything (fast enough to say "3 routines" the moment a stick appears).
 ///
-/// One folder (the root and folders up to `maxDepth` levels below it) with audio files or
-/// a `routine.toml` is one routine. Mac/Windows debris and hidden files are skipped
-/// silently; links that resolve outside the root are refused.
+/// One folder (the root and folders up to `limits.maxDepth` levels below it) with audio
+/// files or a `routine.toml` is one routine. Mac/Windows debris and hidden files are
+/// skipped silently; links that resolve outside the root are refused. What is looked at
+/// is bounded (`StickLimits`); a bound that is hit is a problem naming the folder and
+/// the bound, and the rest of the stick is still scanned where the bound allows.
 public struct StickScanner: Sendable {
-    /// How many folder levels below the root are searched.
-    public var maxDepth: Int
+    public var limits: StickLimits
 
-    public init(maxDepth: Int = 4) {
-        self.maxDepth = maxDepth
+    /// How many folder levels below the root are searched.
+    public var maxDepth: Int {
+        get { limits.maxDepth }
+        set { limits.maxDepth = newValue }
+    }
+
+    public init(limits: StickLimits = StickLimits()) {
+        self.limits = limits
+    }
+
+    public init(maxDepth: Int) {
+        self.limits = StickLimits(maxDepth: maxDepth)
     }
 
     public func scan(_ root: String) -> StickScan {
@@ -72,7 +83,7 @@ public struct StickScanner: Sendable {
                 .problem(StickProblem(path: ".", reason: "the stick folder \(root) cannot be read")),
             ])
         }
-        var walk = StickWalk(root: realRoot, maxDepth: maxDepth)
+        var walk = StickWalk(root: realRoot, limits: limits)
         let rootName = URL(fileURLWithPath: root).standardizedFileURL.lastPathComponent
         walk.scan(folder: realRoot, relative: "", title: rootName, depth: 0)
         return StickScan(root: realRoot, entries: walk.entries)
@@ -82,28 +93,74 @@ public struct StickScanner: Sendable {
 /// The mutable state of one scan.
 private struct StickWalk {
     let root: String
-    let maxDepth: Int
+    let limits: StickLimits
     var entries: [StickScan.Entry] = []
     private var visited: Set<String> = []
+    /// Names read so far, for `maxEntries`.
+    private var seen = 0
+    private var routines = 0
+    /// Set when a stick-wide bound is hit: nothing more is read.
+    private var stopped = false
 
-    init(root: String, maxDepth: Int) {
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+
+    init(root: String, limits: StickLimits) {
         self.root = root
-        self.maxDepth = maxDepth
+        self.limits = limits
     }
 
     private mutating func problem(_ path: String, _ reason: String) {
         entries.append(.problem(StickProblem(path: path.isEmpty ? "." : path, reason: reason)))
     }
 
-    mutating func scan(folder: String, relative: String, title: String, depth: Int) {
-        guard visited.insert(folder).inserted else { return }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            problem(relative, "cannot list the folder: \(error.localizedDescription)")
-            return
+    /// The names in `folder` (without "." and ".."), at most the per-folder and the
+    /// remaining stick-wide bound; nil when it cannot be listed.
+    private mutating func list(_ folder: String, relative: String) -> [String]? {
+        guard let directory = opendir(folder) else {
+            problem(relative, "cannot list the folder: \(String(cString: strerror(errno)))")
+            return nil
         }
+        defer { closedir(directory) }
+        var names: [String] = []
+        var undecodable = 0
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { problem(relative, "cannot list the whole folder: \(String(cString: strerror(errno)))") }
+                break
+            }
+            // The name is read where the kernel put it, NUL-terminated: on exFAT and NTFS it
+            // may be longer than the 256 bytes `dirent.d_name` declares.
+            let name = String(validatingCString: (UnsafeRawPointer(entry) + Self.nameOffset)
+                .assumingMemoryBound(to: CChar.self))
+            guard let name else {
+                undecodable += 1
+                continue
+            }
+            if name == "." || name == ".." { continue }
+            if seen >= limits.maxEntries {
+                problem(".", "the stick holds more than \(limits.maxEntries) files and folders; the rest is not searched")
+                stopped = true
+                break
+            }
+            if names.count >= limits.maxEntriesPerFolder {
+                problem(relative, "the folder holds more than \(limits.maxEntriesPerFolder) files and folders; "
+                        + "only \(limits.maxEntriesPerFolder) are looked at")
+                break
+            }
+            seen += 1
+            names.append(name)
+        }
+        if undecodable > 0 {
+            problem(relative, "\(undecodable) name\(undecodable == 1 ? " is" : "s are") not UTF-8 and "
+                    + "\(undecodable == 1 ? "was" : "were") skipped (is the stick mounted with utf8?)")
+        }
+        return names
+    }
+
+    mutating func scan(folder: String, relative: String, title: String, depth: Int) {
+        guard !stopped, visited.insert(folder).inserted else { return }
+        guard let names = list(folder, relative: relative) else { return }
         var audio: [StickAudioFile] = []
         var bytes: Int64 = 0
         var manifest: String?
@@ -111,6 +168,11 @@ private struct StickWalk {
         for name in names.sorted(by: FileNames.naturalLess) where !FileNames.isDebris(name) {
             let path = folder + "/" + name
             let shown = StickPaths.join(relative, name)
+            if name.unicodeScalars.count > limits.maxNameLength {
+                problem(StickPaths.join(relative, String(name.unicodeScalars.prefix(40)) + "…"),
+                        "the name is longer than \(limits.maxNameLength) characters; skipped")
+                continue
+            }
             var real = path
             if StickPaths.isLink(path) {
                 guard let target = StickPaths.resolve(path) else {
@@ -133,17 +195,36 @@ private struct StickWalk {
                 } else if AudioFormats.playableExtensions.contains(ext)
                             || AudioFormats.unsupportedExtensions[ext] != nil {
                     audio.append(StickAudioFile(name: name, real: real, shown: shown))
-                    bytes += StickPaths.size(real)
                 }
             case .other:
                 continue
             }
         }
         if !audio.isEmpty || manifest != nil {
+            guard routines < limits.maxRoutines else {
+                problem(relative, "more than \(limits.maxRoutines) routine folders on the stick; "
+                        + "this one and the rest are not searched")
+                stopped = true
+                return
+            }
+            routines += 1
+            if audio.count > limits.maxAudioFiles {
+                problem(relative, "the folder holds \(audio.count) audio files; a routine takes at most "
+                        + "\(limits.maxAudioFiles): the first \(limits.maxAudioFiles) in name order are its parts")
+                audio.removeSubrange(limits.maxAudioFiles...)
+            }
+            for file in audio { bytes += StickPaths.size(file.real) }
             entries.append(.routine(RoutineSource(folder: folder, relative: relative, title: title,
                                                   audio: audio, manifest: manifest, audioBytes: bytes)))
         }
-        guard depth < maxDepth else { return }
+        guard depth < limits.maxDepth else {
+            if !subfolders.isEmpty {
+                problem(relative, "\(subfolders.count) folder\(subfolders.count == 1 ? "" : "s") in it "
+                        + "\(subfolders.count == 1 ? "is" : "are") not searched: routines are looked for at most "
+                        + "\(limits.maxDepth) folder levels below the stick")
+            }
+            return
+        }
         for sub in subfolders {
             scan(folder: sub.path, relative: sub.relative, title: sub.name, depth: depth + 1)
         }
