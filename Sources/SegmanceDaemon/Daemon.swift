@@ -84,6 +84,8 @@ public final class Daemon {
     private let library: Library
     private let importer: ThreadedImportRunner
     private let mounts: MountWatcher
+    /// Sticks the mount helper refused; nil when their folder cannot be watched (logged).
+    private let refusals: StickRefusalWatcher?
     private let display: DisplayWorker
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
@@ -119,6 +121,12 @@ public final class Daemon {
         library = try Library(directory: configuration.library, sampleRate: profile.audio.rate)
         importer = try ThreadedImportRunner(importer: Importer(library: library))
         mounts = try MountWatcher(root: configuration.mediaRoot, mountinfo: environment.paths.mountinfo)
+        do {
+            refusals = try StickRefusalWatcher(directory: configuration.stickStatus)
+        } catch {
+            refusals = nil
+            environment.log("sticks: \(error): a stick that cannot be mounted will not be named")
+        }
 
         var c = Appliance.Configuration()
         c.sampleRate = profile.audio.rate
@@ -147,6 +155,7 @@ public final class Daemon {
         dispatch(inputs.start(now: now))
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
+        if let refusals { appliance.sticksRefused(refusals.changes()) }
         show()
         if environment.trimsStartup {
             let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
@@ -200,6 +209,8 @@ public final class Daemon {
                     } catch {
                         log("mounts: \(error)")
                     }
+                case .refusals:
+                    if let refusals { appliance.sticksRefused(refusals.changes()) }
                 case .importer:
                     appliance.pollImport()
                 case .input(let source):
@@ -229,7 +240,7 @@ public final class Daemon {
     }
 
     private enum Source {
-        case signal, stop, audio, mounts, importer
+        case signal, stop, audio, mounts, refusals, importer
         case input(BoardInputs.Source)
     }
 
@@ -240,6 +251,7 @@ public final class Daemon {
             // mountinfo signals a change of the mount table with POLLPRI, not POLLIN.
             (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts), (importer.fileDescriptor, readable, .importer),
         ]
+        if let fd = refusals?.fileDescriptor { list.append((fd, readable, .refusals)) }
         if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
         list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
         return list
