@@ -13,6 +13,7 @@ packages=(
   lcdproc            # LCDd, a real display server for the LCDproc client tests
   jackd2             # jackd's dummy backend: a real-time paced sink for the engine tests
   libasound2-plugins # alsa-lib's jack plugin, the PCM the engine tests write to
+  dosfstools exfatprogs ntfs-3g e2fsprogs   # stick images of each file system (the mount helper's plan tests)
   "$@"
 )
 exec "$(dirname "$0")/apt-install.sh" install-deps "${packages[@]}"
