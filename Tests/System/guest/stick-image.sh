@@ -3,7 +3,7 @@
 # with one partition from 1 MiB to the end, holding file system FS — vfat (FAT32), exfat,
 # ntfs, ext4, or apfs (faked: an APFS container superblock, "NXSB", as a Mac writes it;
 # Linux has no driver) — with the folders of CONTENT copied in. FAT32 is written with mtools;
-# the others through a loop device, mounted read-write here (ntfs with the kernel's ntfs3).
+# the others through a loop device, mounted read-write here (ntfs with ntfs-3g).
 set -euo pipefail
 fs=$1 image=$2 megabytes=$3 content=${4:-}
 rm -f "$image"
@@ -50,7 +50,9 @@ PY
   trap cleanup EXIT
   case $fs in
     exfat) mkfs.exfat -L SEGMANCE "$loop" > /dev/null; driver=exfat ;;
-    ntfs) mkntfs -F -f -q -L SEGMANCE "$loop" > /dev/null 2>&1; driver=ntfs3 ;;
+    # Written through ntfs-3g: 6.1's ntfs3 says "no space" making a folder on a fresh small
+    # volume; it reads it fine (the helper mounts it with ntfs3).
+    ntfs) mkntfs -F -f -q -L SEGMANCE "$loop" > /dev/null 2>&1; modprobe fuse; driver=ntfs-3g ;;
     ext4) mkfs.ext4 -q -L SEGMANCE "$loop"; driver=ext4 ;;
   esac
   if [ -n "$content" ]; then
