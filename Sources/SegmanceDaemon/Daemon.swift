@@ -92,6 +92,8 @@ public final class Daemon {
     private let notifier: SystemdNotifier
     /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
     private var lastFrame: Frame?
+    /// An import ended since its code was last given back (`giveBackImportCode`).
+    private var importRanCode = false
     /// The core's clock counts from here (the monotonic time the daemon was made), as the
     /// twin's virtual time counts from 0: a notice raised while booting (the title of the
     /// routine restored) is stamped with time 0 and must last its duration from the start,
@@ -212,13 +214,16 @@ public final class Daemon {
                 case .refusals:
                     if let refusals { appliance.sticksRefused(refusals.changes()) }
                 case .importer:
+                    let wasImporting = appliance.state.importing != nil
                     appliance.pollImport()
+                    if wasImporting && appliance.state.importing == nil { importRanCode = true }
                 case .input(let source):
                     dispatch(inputs.read(source, now: now))
                 }
             }
             dispatch(inputs.advance(to: now))
             for line in audio.takeLog() { log(line) }
+            giveBackImportCode()
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
                 notifier.notify("WATCHDOG=1")
@@ -264,6 +269,22 @@ public final class Daemon {
             if let line = Self.controlLine(event, appliance.state) { log(line) }
             appliance.send(event)
         }
+    }
+
+    /// An import ran code that rehearsing never runs (decoders, the resampler, hashing,
+    /// SQLite writes, folder walks); with memory locked on fault it would stay resident for
+    /// good. Given back as start-up's is, once the import has ended and nothing sounds (the
+    /// render code is warmed up again at once, before anything plays).
+    private func giveBackImportCode() {
+        guard importRanCode, environment.trimsStartup else { return }
+        switch appliance.state.transport {
+        case .playing, .countingDown: return
+        case .stopped, .paused: break
+        }
+        importRanCode = false
+        let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
+        audio.warmUp()
+        log("memory: the import's code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), render code warmed up")
     }
 
     /// "control: press loop at part 1 frame 96000 (playing)" for a control event, before
