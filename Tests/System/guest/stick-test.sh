@@ -126,7 +126,7 @@ cp /tmp/routine.toml "/tmp/content/Salsa Shines/routine.toml"
 n=3
 for fs in exfat ntfs ext4 apfs; do
   n=$((n + 1))
-  bash "$BOX_DIR/guest/stick-image.sh" "$fs" "$img" 48 /tmp/content
+  bash "$BOX_DIR/guest/stick-image.sh" "$fs" "$img" 16 /tmp/content
   sum_before=$(sha256sum < "$img")
   plug "stick$n"
   box_wait 30 "the $fs stick's partition" partition

@@ -20,7 +20,7 @@ extension SystemTests.Daemon {
                                            parts: [("01 Part.wav", 2, 44_100)])
             let content = rig.directory + "/usb-\(fileSystem)"
             try BoxStick.write([routine], to: content)
-            let stick = try USBStick(name: "fs-\(fileSystem)", fileSystem: fileSystem, megabytes: 48, content: content)
+            let stick = try USBStick(name: "fs-\(fileSystem)", fileSystem: fileSystem, megabytes: 16, content: content)
             let partition = try stick.plug(id: "fs\(i)")
             try USBStick.helper("mount", partition, mediaRoot: rig.mediaRoot, status: rig.stickStatus)
             after = try lcd.expectScreen("the \(fileSystem) stick's offer", timeout: 30, after: after) {
