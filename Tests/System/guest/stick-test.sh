@@ -12,8 +12,13 @@ repo=$(cd "$BOX_DIR/../.." && pwd)
 unit=$repo/deploy/segmance-stick@.service
 fail() { echo "stick: FAIL: $*" >&2; exit 1; }
 
-# The unit's ExecStart/ExecStop for instance $2, as systemd would run it.
+# The unit's ExecStart/ExecStop for instance $2, as systemd would run it: with the unit's
+# CapabilityBoundingSet (CAP_SYS_ADMIN alone: no loading modules, so mount(2) has the kernel
+# load the file system's module itself).
 unit_command() {
+  caps=$(sed -n 's/^CapabilityBoundingSet=CAP_//p' "$unit" | tr 'A-Z' 'a-z')
+  [ "$caps" = sys_admin ] || fail "the unit's capability bounding set changed: $caps"
+  printf 'setpriv --bounding-set -all,+%s -- ' "$caps"
   sed -n "s/^$1=//p" "$unit" | sed "s|/usr/lib/segmance/segmance-stick|$repo/deploy/segmance-stick|; s/%I/$2/g"
 }
 
