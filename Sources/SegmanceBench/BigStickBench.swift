@@ -113,7 +113,8 @@ enum BigStickBench {
             print("  the daemon importing all \(formats.count) (`segmance run`, auto import, the folder bind-mounted under its media "
                   + "root as the mount helper mounts a stick): resident \(format(daemon.restMB, 1)) MB at rest, peak "
                   + "\(format(daemon.peakMB, 1)) MB during the import (VmRSS every ms; budget \(Int(memoryBudgetMB)) MB), "
-                  + "\(format(daemon.afterMB, 1)) MB once it has given the import's code back, "
+                  + "\(format(daemon.afterMB, 1)) MB once it has given the import's code back; of it anonymous (heap, "
+                  + "stacks) \(format(daemon.anonRestMB, 1)) MB at rest, \(format(daemon.anonPeakMB, 1)) MB at most; "
                   + "\(Int(Double(partSeconds * formats.count) / daemon.wall))x real time from the mount to the last routine")
             if daemon.peakMB > memoryBudgetMB {
                 missed.append("the daemon's RSS during the import \(format(daemon.peakMB, 1)) MB > \(Int(memoryBudgetMB)) MB")
@@ -135,7 +136,7 @@ enum BigStickBench {
     /// under its media root (the mount table is what it watches). Its resident memory once
     /// ready (start-up given back), and the most it reaches from the mount until it has logged
     /// every routine added. nil when the bind mount is not allowed (not root).
-    static func daemonImport(binary: String, dir: String, sources: [String]) -> (restMB: Double, peakMB: Double, afterMB: Double, wall: Double)? {
+    static func daemonImport(binary: String, dir: String, sources: [String]) -> (restMB: Double, peakMB: Double, afterMB: Double, anonRestMB: Double, anonPeakMB: Double, wall: Double)? {
         let fm = FileManager.default
         let stick = dir + "/daemon-stick", media = dir + "/media", log = dir + "/daemon.log"
         for (i, f) in formats.enumerated() {
@@ -178,19 +179,21 @@ enum BigStickBench {
             precondition(wallSeconds() < deadline, "segmance run was not ready within 20 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             nanosleep(&pause, nil)
         }
-        var rest = 0
+        var rest = 0, anonRest = 0
         for _ in 0..<100 {
             rest = max(rest, statusKB(pid, "VmRSS:"))
+            anonRest = max(anonRest, statusKB(pid, "RssAnon:"))
             nanosleep(&pause, nil)
         }
         let start = wallSeconds()
         guard system("mount --bind '\(stick)' '\(media)/stick' 2> /dev/null") == 0 else { return nil }
-        var peak = 0
+        var peak = 0, anonPeak = 0
         deadline = start + 300
         while logged(": added") < formats.count {
             precondition(logged("not imported") == 0 && logged("problem") == 0, "the daemon's import failed: see \(log)")
             precondition(wallSeconds() < deadline, "the daemon did not import the stick within 300 s")
             peak = max(peak, statusKB(pid, "VmRSS:"))
+            anonPeak = max(anonPeak, statusKB(pid, "RssAnon:"))
             nanosleep(&pause, nil)
         }
         let wall = wallSeconds() - start
@@ -206,7 +209,8 @@ enum BigStickBench {
             after = max(after, statusKB(pid, "VmRSS:"))
             nanosleep(&pause, nil)
         }
-        return (Double(rest) / 1024, Double(peak) / 1024, Double(after) / 1024, wall)
+        return (Double(rest) / 1024, Double(peak) / 1024, Double(after) / 1024, Double(anonRest) / 1024,
+                Double(anonPeak) / 1024, wall)
     }
 
     /// One file a format with `partSeconds` of music; the stick's audio are hard links to them
