@@ -31,6 +31,7 @@ install -D -m 0644 deploy/segmance.service "$stage/lib/systemd/system/segmance.s
 install -D -m 0644 deploy/segmance-stick@.service "$stage/lib/systemd/system/segmance-stick@.service"
 install -D -m 0644 deploy/90-segmance.rules "$stage/lib/udev/rules.d/90-segmance.rules"
 install -D -m 0755 deploy/segmance-stick "$stage/usr/lib/segmance/segmance-stick"
+install -D -m 0644 deploy/segmance.tmpfiles "$stage/usr/lib/tmpfiles.d/segmance.conf"
 install -D -m 0644 deploy/segmance.toml "$stage/etc/segmance/segmance.toml"
 install -d "$stage/usr/share/segmance/board"
 install -m 0644 board/*.toml board/README.md "$stage/usr/share/segmance/board/"
@@ -57,6 +58,7 @@ Maintainer: Segmance Box team <segmance@localhost>
 Section: sound
 Priority: optional
 Depends: adduser, $depends
+Recommends: ntfs-3g
 Installed-Size: $(du -sk "$stage" | cut -f1)
 Description: Segmance Box dance-rehearsal player
  Plays routines from a USB stick part by part, with countdowns, A-B loops and

@@ -21,6 +21,7 @@ packages=(
   "linux-headers-$kver"     # … against the booted kernel's headers
   python3                   # boxrun
   dosfstools mtools fdisk   # FAT32 stick images with a partition table
+  exfatprogs ntfs-3g e2fsprogs  # exFAT, NTFS (mkntfs; ntfs-3g mounts where the kernel has no ntfs3), ext4 sticks
   alsa-utils                # aplay / arecord / the snd-aloop card's listing
   i2c-tools                 # i2cdetect on the i2c-stub bus
   gpiod                     # gpioinfo, to see a line requested

@@ -3,6 +3,7 @@
 //     swift run -c release segmance-bench                 the render function, reducer, twin,
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
+//     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
 // The engine benchmark script calls the subcommands below on a paced ALSA device.
@@ -18,5 +19,6 @@ case "library": libraryBenchmarks()
 case "prepare": EngineBenchmarks.prepare(directory: option("dir", "/tmp/segmance-engine-bench"))
 case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, prepare, latency, daemon")
+case "big-stick": BigStickBench.run()
+default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, prepare, latency, daemon")
 }

@@ -4,6 +4,7 @@
 /// board = "/usr/share/segmance/board/pi-gpio.toml"  # board profile; relative = from this file's folder
 /// library = "/var/lib/segmance"                      # routine library (SQLite + media)
 /// media_root = "/media/segmance"                     # sticks are mounted below this
+/// stick_status = "/run/segmance-stick"               # where the mount helper says why a stick was refused
 /// auto_import = false                                # import without a button press
 /// realtime_priority = 70                             # SCHED_FIFO of the render thread; 0 = normal
 /// ```
@@ -14,6 +15,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var board: String
     public var library: String
     public var mediaRoot: String
+    /// The folder where the stick mount helper (deploy/segmance-stick) leaves a file for each
+    /// stick it refused (APFS, unknown file system, …), which the daemon shows.
+    public var stickStatus: String
     /// Whether a stick is imported without a button press: the default until the performer
     /// changes *Auto import* in the menu (the setting saved in the library wins).
     public var autoImport: Bool
@@ -22,13 +26,16 @@ public struct DaemonConfiguration: Equatable, Sendable {
 
     public static let defaultLibrary = "/var/lib/segmance"
     public static let defaultMediaRoot = "/media/segmance"
+    public static let defaultStickStatus = "/run/segmance-stick"
     public static let defaultPriority = 70
 
     public init(board: String, library: String = defaultLibrary, mediaRoot: String = defaultMediaRoot,
-                autoImport: Bool = false, realtimePriority: Int = defaultPriority) {
+                autoImport: Bool = false, realtimePriority: Int = defaultPriority,
+                stickStatus: String = defaultStickStatus) {
         self.board = board
         self.library = library
         self.mediaRoot = mediaRoot
+        self.stickStatus = stickStatus
         self.autoImport = autoImport
         self.realtimePriority = realtimePriority
     }
@@ -37,13 +44,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public init(parsing text: String, file: String) throws(BoardProfileError) {
         let r = Reader(file: file)
         let root = try r.parse(text)
-        try r.known(root, "", ["board", "library", "media_root", "auto_import", "realtime_priority"])
+        try r.known(root, "", ["board", "library", "media_root", "stick_status", "auto_import", "realtime_priority"])
         guard let board = try r.string(root, "board"), !board.isEmpty else {
             throw r.error("board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
         }
         self.board = Self.path(board, relativeTo: file)
         library = Self.path(try r.string(root, "library") ?? Self.defaultLibrary, relativeTo: file)
         mediaRoot = Self.path(try r.string(root, "media_root") ?? Self.defaultMediaRoot, relativeTo: file)
+        stickStatus = Self.path(try r.string(root, "stick_status") ?? Self.defaultStickStatus, relativeTo: file)
         autoImport = try r.bool(root, "auto_import") ?? false
         realtimePriority = try r.int(root, "realtime_priority") ?? Self.defaultPriority
         guard (0...99).contains(realtimePriority) else {

@@ -24,6 +24,8 @@ public enum Event: Equatable, Sendable {
     case stickInserted(StickOffer)
     /// A stick went away.
     case stickRemoved(path: String)
+    /// A stick was plugged in that cannot be read (APFS, an unknown file system, …).
+    case stickRefused(StickRefusal)
     /// Import the stick on offer now (the encoder push on the offer, or a request from outside).
     case importRequested
     /// The import under way moved on.

@@ -34,6 +34,8 @@ public enum Player {
             return StickRules.inserted(offer, &state)
         case .stickRemoved(let path):
             return StickRules.removed(path, &state)
+        case .stickRefused(let refusal):
+            return StickRules.refused(refusal, &state)
         case .importRequested:
             return StickRules.startImport(&state)
         case .importProgress(let progress):

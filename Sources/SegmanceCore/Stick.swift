@@ -60,3 +60,46 @@ public struct ImportSummary: Equatable, Sendable {
         return ["Import done", counts.joined(separator: ", ")]
     }
 }
+
+/// A stick the mount helper could not mount, and why (it writes one file a stick for the
+/// player: deploy/segmance-stick): the LCD names the problem, the log has the whole message.
+public struct StickRefusal: Equatable, Sendable {
+    public enum Reason: String, Equatable, Sendable {
+        /// APFS, a Mac's default: no Linux driver reads it.
+        case apfs
+        /// BitLocker, LUKS, VeraCrypt.
+        case encrypted
+        /// No file system anything recognises.
+        case unknown
+        /// A file system this box has no driver for.
+        case unsupported
+        /// The driver refused it (damaged, or a mount error).
+        case mountFailed = "mount-failed"
+    }
+
+    /// The kernel's name of the block device, e.g. `sda1`.
+    public var device: String
+    /// What blkid (or the helper's own check) said it is, e.g. `apfs`; empty when unknown.
+    public var fileSystem: String
+    public var reason: Reason
+    /// The helper's sentence for the log.
+    public var message: String
+
+    public init(device: String, fileSystem: String, reason: Reason, message: String) {
+        self.device = device
+        self.fileSystem = fileSystem
+        self.reason = reason
+        self.message = message
+    }
+
+    /// The two lines the LCD shows (a problem notice: 15 characters after its "!" on 16x2).
+    public var lines: [String] {
+        switch reason {
+        case .apfs: return ["Stick is APFS", "Reformat: exFAT"]
+        case .encrypted: return ["Stick encrypted", fileSystem.isEmpty ? "cannot read it" : String(fileSystem.prefix(15))]
+        case .unknown: return ["Stick unknown", "Reformat: exFAT"]
+        case .unsupported: return ["Stick: \(fileSystem.prefix(8))", "Reformat: exFAT"]
+        case .mountFailed: return ["Stick \(fileSystem.prefix(9))", "cannot be read"]
+        }
+    }
+}

@@ -37,6 +37,16 @@ enum StickRules {
         return effects
     }
 
+    /// A stick that cannot be read is named, long enough to be read from across the room;
+    /// nothing is offered.
+    static func refused(_ refusal: StickRefusal, _ state: inout PlayerState) -> [Effect] {
+        Player.enqueue(Notice(.problem, refusal.lines, duration: refusalDuration), &state)
+        return []
+    }
+
+    /// How long a refused stick's notice stays.
+    static let refusalDuration: Int64 = 8_000_000_000
+
     static func finished(_ summary: ImportSummary, _ state: inout PlayerState) -> [Effect] {
         state.importing = nil
         state.stick = nil

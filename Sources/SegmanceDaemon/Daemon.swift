@@ -84,12 +84,16 @@ public final class Daemon {
     private let library: Library
     private let importer: ThreadedImportRunner
     private let mounts: MountWatcher
+    /// Sticks the mount helper refused; nil when their folder cannot be watched (logged).
+    private let refusals: StickRefusalWatcher?
     private let display: DisplayWorker
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
     /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
     private var lastFrame: Frame?
+    /// An import ended since its code was last given back (`giveBackImportCode`).
+    private var importRanCode = false
     /// The core's clock counts from here (the monotonic time the daemon was made), as the
     /// twin's virtual time counts from 0: a notice raised while booting (the title of the
     /// routine restored) is stamped with time 0 and must last its duration from the start,
@@ -119,6 +123,12 @@ public final class Daemon {
         library = try Library(directory: configuration.library, sampleRate: profile.audio.rate)
         importer = try ThreadedImportRunner(importer: Importer(library: library))
         mounts = try MountWatcher(root: configuration.mediaRoot, mountinfo: environment.paths.mountinfo)
+        do {
+            refusals = try StickRefusalWatcher(directory: configuration.stickStatus)
+        } catch {
+            refusals = nil
+            environment.log("sticks: \(error): a stick that cannot be mounted will not be named")
+        }
 
         var c = Appliance.Configuration()
         c.sampleRate = profile.audio.rate
@@ -147,6 +157,7 @@ public final class Daemon {
         dispatch(inputs.start(now: now))
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
+        if let refusals { appliance.sticksRefused(refusals.changes()) }
         show()
         if environment.trimsStartup {
             let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
@@ -200,14 +211,19 @@ public final class Daemon {
                     } catch {
                         log("mounts: \(error)")
                     }
+                case .refusals:
+                    if let refusals { appliance.sticksRefused(refusals.changes()) }
                 case .importer:
+                    let wasImporting = appliance.state.importing != nil
                     appliance.pollImport()
+                    if wasImporting && appliance.state.importing == nil { importRanCode = true }
                 case .input(let source):
                     dispatch(inputs.read(source, now: now))
                 }
             }
             dispatch(inputs.advance(to: now))
             for line in audio.takeLog() { log(line) }
+            giveBackImportCode()
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
                 notifier.notify("WATCHDOG=1")
@@ -229,7 +245,7 @@ public final class Daemon {
     }
 
     private enum Source {
-        case signal, stop, audio, mounts, importer
+        case signal, stop, audio, mounts, refusals, importer
         case input(BoardInputs.Source)
     }
 
@@ -240,6 +256,7 @@ public final class Daemon {
             // mountinfo signals a change of the mount table with POLLPRI, not POLLIN.
             (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts), (importer.fileDescriptor, readable, .importer),
         ]
+        if let fd = refusals?.fileDescriptor { list.append((fd, readable, .refusals)) }
         if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
         list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
         return list
@@ -252,6 +269,22 @@ public final class Daemon {
             if let line = Self.controlLine(event, appliance.state) { log(line) }
             appliance.send(event)
         }
+    }
+
+    /// An import ran code that rehearsing never runs (decoders, the resampler, hashing,
+    /// SQLite writes, folder walks); with memory locked on fault it would stay resident for
+    /// good. Given back as start-up's is, once the import has ended and nothing sounds (the
+    /// render code is warmed up again at once, before anything plays).
+    private func giveBackImportCode() {
+        guard importRanCode, environment.trimsStartup else { return }
+        switch appliance.state.transport {
+        case .playing, .countingDown: return
+        case .stopped, .paused: break
+        }
+        importRanCode = false
+        let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
+        audio.warmUp()
+        log("memory: the import's code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), render code warmed up")
     }
 
     /// "control: press loop at part 1 frame 96000 (playing)" for a control event, before

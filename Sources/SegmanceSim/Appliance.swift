@@ -180,6 +180,15 @@ public final class Appliance {
         }
     }
 
+    /// Sticks the mount helper refused (from a `StickRefusalWatcher`): the log has the
+    /// helper's sentence, the LCD names the problem.
+    public func sticksRefused(_ refusals: [StickRefusal]) {
+        for refusal in refusals {
+            log("stick: \(refusal.message)")
+            send(.stickRefused(refusal))
+        }
+    }
+
     /// Takes what the import reported and hands it to the core: progress, problems (LCD
     /// and log), routines as each one is committed, the summary at the end. The daemon
     /// calls this when the runner's descriptor is readable.

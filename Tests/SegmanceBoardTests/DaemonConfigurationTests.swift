@@ -7,17 +7,19 @@ import Testing
             board = "board/sim-vm.toml"
             library = "lib"
             media_root = "/media/sticks"
+            stick_status = "status"
             auto_import = true
             realtime_priority = 0
             """, file: "/etc/segmance/segmance.toml")
         #expect(c == DaemonConfiguration(board: "/etc/segmance/board/sim-vm.toml", library: "/etc/segmance/lib",
-                                         mediaRoot: "/media/sticks", autoImport: true, realtimePriority: 0))
+                                         mediaRoot: "/media/sticks", autoImport: true, realtimePriority: 0,
+                                         stickStatus: "/etc/segmance/status"))
     }
 
     @Test func onlyTheBoardIsRequired() throws {
         let c = try DaemonConfiguration(parsing: "board = \"/usr/share/segmance/board/pi-gpio.toml\"", file: "s.toml")
         #expect(c == DaemonConfiguration(board: "/usr/share/segmance/board/pi-gpio.toml"))
-        #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance")
+        #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance" && c.stickStatus == "/run/segmance-stick")
         #expect(c.realtimePriority == 70 && !c.autoImport)
     }
 
@@ -25,7 +27,7 @@ import Testing
         ("library = \"/x\"", "s.toml: board: is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")"),
         ("board = \"b.toml\"\nrealtime_priority = 120", "s.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 120"),
         ("board = \"b.toml\"\nauto_import = \"yes\"", "s.toml: auto_import: must be true or false"),
-        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, library, media_root, realtime_priority)"),
+        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, library, media_root, realtime_priority, stick_status)"),
         ("board = ", "s.toml: line 1: TOML syntax error"),
     ])
     func badConfigurationsNameTheKey(text: String, message: String) {

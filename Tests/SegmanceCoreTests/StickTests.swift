@@ -36,6 +36,37 @@ import Testing
         }
     }
 
+    @Test func anAPFSStickIsNamedAndNothingIsOffered() {
+        let refusal = StickRefusal(device: "sdb2", fileSystem: "apfs", reason: .apfs,
+                                   message: "/dev/sdb2 is APFS (a Mac's default format), which Linux cannot read")
+        var store = TestStore(F.loaded(Settings(autoImport: true)))
+        store.send(.stickRefused(refusal)) {
+            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick is APFS", "Reformat: exFAT"], duration: 8_000_000_000),
+                                    until: $0.now + 8_000_000_000)
+        }
+        // A readable partition of the same stick (a Mac's EFI partition) is still offered after it.
+        store.send(.stickInserted(Self.offer), [.importStick(path: "/media/usb0")]) {
+            $0.stick = Self.offer
+            $0.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
+            $0.pendingNotices = [Notice(.info, ["Stick found", "3 routines"])]
+        }
+    }
+
+    @Test(arguments: [
+        (StickRefusal.Reason.apfs, "apfs", ["Stick is APFS", "Reformat: exFAT"]),
+        (.encrypted, "BitLocker", ["Stick encrypted", "BitLocker"]),
+        (.unknown, "", ["Stick unknown", "Reformat: exFAT"]),
+        (.unsupported, "btrfs", ["Stick: btrfs", "Reformat: exFAT"]),
+        (.unsupported, "crypto_LUKS_long_name", ["Stick: crypto_L", "Reformat: exFAT"]),
+        (.mountFailed, "vfat", ["Stick vfat", "cannot be read"]),
+    ])
+    func aRefusedStickSaysWhyInAProblemsWidth(_ reason: StickRefusal.Reason, _ fileSystem: String, _ lines: [String]) {
+        let refusal = StickRefusal(device: "sda1", fileSystem: fileSystem, reason: reason, message: "")
+        #expect(refusal.lines == lines)
+        // A problem notice starts with "!": 15 characters are left on a 16x2 LCD.
+        #expect(refusal.lines.allSatisfy { $0.count <= 15 })
+    }
+
     @Test func aLongPushSaysNotNowAndTheMenuWorksAgain() {
         var state = F.loaded()
         state.stick = Self.offer

@@ -28,7 +28,7 @@ import Testing
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
                            audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil,
-                           audioWake: Int32? = nil, polls: Transcript? = nil) throws -> Daemon {
+                           audioWake: Int32? = nil, polls: Transcript? = nil, stickStatus: String? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio, wakeDescriptor: audioWake) }
         environment.paths.inputDevices = inputs.path
@@ -37,9 +37,46 @@ import Testing
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
         if let polls { environment.willPoll = { polls.append("\($0)") } }
-        let configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
+        var configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
                                                 mediaRoot: try folders.make("media"))
+        configuration.stickStatus = try stickStatus ?? folders.make("stick-status")
         return try Daemon(configuration: configuration, profile: profile, environment: environment)
+    }
+
+    /// A stick the mount helper refused: the helper leaves a file in the status folder (a dot
+    /// file renamed, as deploy/segmance-stick writes it), inotify wakes the loop, the log has
+    /// the helper's sentence and the LCD names the problem. The folder need not exist when
+    /// the daemon starts (the helper makes it with its first refusal); a refusal already
+    /// there when the daemon starts is shown too.
+    @Test func aRefusedStickIsNamedOnTheLCDAndInTheLog() throws {
+        let folders = TempDirs()
+        let status = try folders.make("run") + "/segmance-stick"
+        let message = "/dev/sdb2 is APFS (a Mac's default format), which Linux cannot read: reformat the stick as exFAT"
+        func refuse(_ device: String) throws {
+            try TestFiles.writeText("device=/dev/\(device)\nfilesystem=apfs\nreason=apfs\nmessage=\(message)\n",
+                                    to: status + "/.\(device).tmp")
+            #expect(rename(status + "/.\(device).tmp", status + "/" + device) == 0)
+        }
+        do {
+            let log = Transcript(), screen = Transcript()
+            let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                             audio: RecordingAudioEngine(), folders: folders, stickStatus: status)
+            let running = try DaemonThread(daemon)
+            #expect(screen.wait { $0.contains("No routines") })
+            try TestFiles.mkdir(status)
+            try refuse("sdb2")
+            #expect(log.wait { $0 == "stick: \(message)" }, "\(log.lines)")
+            #expect(screen.wait { $0.contains("│!Stick is APFS  │") && $0.contains("│Reformat: exFAT │") }, "\(screen.lines)")
+            #expect(running.stop())
+        }
+        // Started with the stick still in: named at once.
+        let log = Transcript(), screen = Transcript()
+        let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
+                                         audio: RecordingAudioEngine(), folders: folders, stickStatus: status)
+        let running = try DaemonThread(daemon)
+        #expect(screen.wait { $0.contains("│!Stick is APFS  │") }, "\(screen.lines)")
+        #expect(log.lines.contains("stick: \(message)"))
+        #expect(running.stop())
     }
 
     /// At boot the routine the library restores is announced by its title for 1.5 s, as in

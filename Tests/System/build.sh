@@ -62,10 +62,10 @@ fi
 
 # 3. gpio-sim: not enabled in Debian's kernels. Built from the matching linux-source with
 #    irq_sim.c bundled (irq_to_desc() is not exported: generic_handle_irq() instead).
+series=${kver%%-*}; series=${series%.*}                   # 6.1.0-56-amd64 -> 6.1
+src="$out/src/linux-source-$series"
 ko="$out/gpio-sim/gpio-sim-oot.ko"
 if [ ! -f "$ko" ]; then
-  series=${kver%%-*}; series=${series%.*}                 # 6.1.0-56-amd64 -> 6.1
-  src="$out/src/linux-source-$series"
   if [ ! -f "$src/drivers/gpio/gpio-sim.c" ]; then
     deb=$(fetch "linux-source-$series")
     rm -rf "$out/src" && mkdir -p "$out/src"
@@ -81,11 +81,33 @@ if [ ! -f "$ko" ]; then
   [ -d "/lib/modules/$kver/build" ] || { log "no headers for $kver: run deploy/install-box-deps.sh"; exit 1; }
   make -s -C "/lib/modules/$kver/build" M="$out/gpio-sim" modules >&2
 fi
-mkdir -p "$out/kernel/lib/modules/$kver/extra"
-if ! cmp -s "$ko" "$out/kernel/lib/modules/$kver/extra/gpio-sim-oot.ko"; then
-  cp "$ko" "$out/kernel/lib/modules/$kver/extra/"
-  depmod -b "$out/kernel" "$kver"
+
+# 3b. ntfs3, the kernel's NTFS driver that the stick helper prefers: not enabled in Debian's
+#     bookworm kernels (the helper falls back to ntfs-3g there). Built out of tree from the
+#     same linux-source, so the box mounts NTFS sticks with it (exfat, hfsplus and ext4 are
+#     Debian's own modules).
+nko="$out/ntfs3/ntfs3.ko"
+if [ ! -f "$nko" ]; then
+  if [ ! -f "$src/fs/ntfs3/super.c" ]; then
+    deb=$(fetch "linux-source-$series")
+    mkdir -p "$out/src"
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards "./usr/src/linux-source-$series.tar.xz" \
+      | tar -C "$out/src" -xJ --wildcards "linux-source-$series/fs/ntfs3/*"
+  fi
+  rm -rf "$out/ntfs3" && mkdir -p "$out/ntfs3"
+  cp -r "$src/fs/ntfs3/." "$out/ntfs3/"
+  [ -d "/lib/modules/$kver/build" ] || { log "no headers for $kver: run deploy/install-box-deps.sh"; exit 1; }
+  make -s -C "/lib/modules/$kver/build" M="$out/ntfs3" CONFIG_NTFS3_FS=m modules >&2
 fi
+mkdir -p "$out/kernel/lib/modules/$kver/extra"
+changed=0
+for module in "$ko" "$nko"; do
+  if ! cmp -s "$module" "$out/kernel/lib/modules/$kver/extra/$(basename "$module")"; then
+    cp "$module" "$out/kernel/lib/modules/$kver/extra/"
+    changed=1
+  fi
+done
+[ "$changed" -eq 0 ] || depmod -b "$out/kernel" "$kver"
 
 # 4. The initramfs: static busybox and the modules that reach the host root (9p over
 #    virtio, overlayfs). Rebuilt when its init script changes.

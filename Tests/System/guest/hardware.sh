@@ -7,7 +7,8 @@
 #   LCD               i2c-stub at 0x27 on /dev/i2c-0; the smbus_write trace event is on
 #   audio             snd-aloop: play hw:Loopback,0,0, capture hw:Loopback,1,0
 #   pedal             /dev/uinput (a test creates the device), evdev nodes by devtmpfs
-#   USB stick         usb-storage on qemu-xhci, hot-plugged with box_hmp
+#   USB stick         usb-storage on qemu-xhci, hot-plugged with box_hmp; the modules of
+#                     exfat, ntfs3, hfsplus and ext4 there (the kernel loads them on mount)
 # Exports SEGMANCE_BOX=1 and SEGMANCE_BOX_GPIO_CHIP (gpiochipN) for the tests.
 
 box_gpio_sim() {
@@ -58,6 +59,13 @@ box_usb() {
   modprobe vfat
   modprobe nls_cp437
   modprobe nls_iso8859-1
+  # The file systems of sticks beside FAT32: Debian's exfat and hfsplus, ntfs3 built out of
+  # tree by build.sh (Debian's kernel lacks it), ext4 built in. Only checked, not loaded:
+  # mounting a stick has the kernel load its module (the stick unit cannot load modules).
+  local m
+  for m in exfat ntfs3 hfsplus ext4; do
+    modprobe -n -q "$m" || { echo "box: no $m module for sticks" >&2; return 1; }
+  done
 }
 
 box_hardware() {

@@ -26,12 +26,13 @@ for group in segmance audio gpio i2c input; do
 done
 [ "$(stat -c '%U %G %a' /var/lib/segmance)" = "segmance segmance 750" ] || fail "/var/lib/segmance: $(stat -c '%U %G %a' /var/lib/segmance)"
 [ "$(stat -c '%U %a' /media/segmance)" = "root 755" ] || fail "/media/segmance: $(stat -c '%U %a' /media/segmance)"
+[ "$(stat -c '%U %a' /run/segmance-stick)" = "root 755" ] || fail "/run/segmance-stick: $(stat -c '%U %a' /run/segmance-stick)"
 
 # The files.
 for f in /usr/bin/segmance /usr/lib/segmance/segmance-stick /etc/segmance/segmance.toml \
          /lib/systemd/system/segmance.service /lib/systemd/system/segmance-stick@.service \
          /lib/udev/rules.d/90-segmance.rules /usr/share/segmance/board/pi-gpio.toml \
-         /usr/share/segmance/board/README.md; do
+         /usr/share/segmance/board/README.md /usr/lib/tmpfiles.d/segmance.conf; do
   [ -e "$f" ] || fail "$f missing"
 done
 grep -q '^board = "/usr/share/segmance/board/pi-gpio.toml"' /etc/segmance/segmance.toml || fail "default config"

@@ -23,6 +23,8 @@ final class DaemonRig {
     let directory: String
     let library: String
     let mediaRoot: String
+    /// Where the stick helper says why it refused a stick (the daemon's stick_status).
+    let stickStatus: String
     let stick: String
     let configuration: String
     let board: String
@@ -42,6 +44,7 @@ final class DaemonRig {
         directory = Self.root + "/" + name
         library = directory + "/library"
         mediaRoot = directory + "/media"
+        stickStatus = directory + "/stick-status"
         stick = directory + "/stick"
         configuration = directory + "/segmance.toml"
         board = Box.boardDirectory + "/sim-vm.toml"
@@ -58,6 +61,7 @@ final class DaemonRig {
             board = "\(board)"
             library = "\(library)"
             media_root = "\(mediaRoot)"
+            stick_status = "\(stickStatus)"
             auto_import = false
             realtime_priority = 70
             """, to: configuration)

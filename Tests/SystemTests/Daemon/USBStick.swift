@@ -11,6 +11,14 @@ struct USBStick {
     var hostPath: String { (getenv("BOX_SHARE_HOST").map { String(cString: $0) } ?? "/share") + "/\(name).img" }
     static var helper: String { Box.repository + "/deploy/segmance-stick" }
 
+    /// An MBR image of `megabytes` with one partition of `fileSystem` (vfat, exfat, ntfs, ext4,
+    /// or a fake apfs) holding the folders of `content` (guest/stick-image.sh).
+    init(name: String, fileSystem: String, megabytes: Int, content: String?) throws {
+        self.name = name
+        try BoxProcess.check(["/bin/bash", Box.repository + "/Tests/System/guest/stick-image.sh", fileSystem,
+                              "/share/\(name).img", String(megabytes)] + (content.map { [$0] } ?? []), timeout: 300)
+    }
+
     /// An MBR image of `megabytes` with one FAT32 partition holding the folders of `content`.
     init(name: String, megabytes: Int, content: String) throws {
         self.name = name
@@ -64,8 +72,11 @@ struct USBStick {
         }
     }
 
-    /// ExecStart / ExecStop of segmance-stick@PARTITION.service, with the daemon's media root.
-    static func helper(_ action: String, _ partition: String, mediaRoot: String) throws {
-        try BoxProcess.check([helper, action, partition], environment: ["SEGMANCE_MEDIA_ROOT": mediaRoot])
+    /// ExecStart / ExecStop of segmance-stick@PARTITION.service, with the daemon's media root
+    /// (and its stick status folder, where a refusal goes).
+    static func helper(_ action: String, _ partition: String, mediaRoot: String, status: String? = nil) throws {
+        var environment = ["SEGMANCE_MEDIA_ROOT": mediaRoot]
+        environment["SEGMANCE_STICK_STATUS"] = status
+        try BoxProcess.check([helper, action, partition], environment: environment)
     }
 }
