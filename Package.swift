@@ -30,12 +30,15 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr",
                        providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         .target(name: "ALSA", dependencies: ["CALSA"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
@@ -47,7 +50,7 @@ let package = Package(
 
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr",
+            "SegmanceCore", "SndFile", "Soxr", "FFmpeg",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
@@ -100,6 +103,7 @@ let package = Package(
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),

@@ -37,14 +37,14 @@ import Testing
         let dir = try temp.make()
         let path = dir + "/01 Song." + Self.fileExtension(format)
         try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48000, frames: 24_000), to: path, format: format)
-        let alone = try AudioDecoder().decode(path).samples
+        let alone = try SniffingDecoder().decode(path).samples
         try AppleDouble.write(beside: path)
         if format == .mp3 {
             // No ID3 tag: libsndfile looks for a resource fork before it tries the MPEG sync.
             let head = try #require(FileHandle(forReadingAtPath: path)?.readData(ofLength: 2))
             #expect(head.first == 0xFF)
         }
-        let beside = try AudioDecoder().decode(path).samples
+        let beside = try SniffingDecoder().decode(path).samples
         #expect(beside == alone)
     }
 
