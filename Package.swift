@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "segmance", targets: ["segmance"]),
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
+        // FFmpeg decoding in a process of its own, started by segmance (SegmanceMedia.FFmpegDecoder).
+        .executable(name: "segmance-ffmpeg", targets: ["segmance-ffmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,7 +52,7 @@ let package = Package(
 
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "FFmpeg",
+            "SegmanceCore", "SndFile", "Soxr",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
@@ -90,9 +92,10 @@ let package = Package(
             "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 

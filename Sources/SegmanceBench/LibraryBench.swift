@@ -47,9 +47,11 @@ func benchSHA256() {
 }
 
 /// Import speed per format: decode + convert + hash + store + fsync + commit, as × real
-/// time (wall clock), next to libsndfile decoding the same file alone (the peer).
+/// time (wall clock), next to libsndfile decoding the same file alone (the peer); the
+/// formats FFmpeg decodes next to FFmpeg decoding alone. `--check`: each ≥ 200×.
 func benchImportPerFormat(dir: String) {
     let seconds = 60
+    let budget = 200.0
     let formats: [(name: String, format: SoundFileWriteFormat, rate: Int, ext: String)] = [
         ("WAV 16-bit 48 kHz", .wavPCM16, 48_000, "wav"), ("WAV 16-bit 44.1 kHz", .wavPCM16, 44_100, "wav"),
         ("FLAC 48 kHz", .flac16, 48_000, "flac"), ("FLAC 44.1 kHz", .flac16, 44_100, "flac"),
@@ -93,7 +95,10 @@ func benchImportPerFormat(dir: String) {
         print("  \(f.name):\(pad) \(Int(Double(seconds) / wall))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
               + "libsndfile decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
               + "identical re-import \(format(againWall)) s")
+        BenchBudget.require(Double(seconds) / wall >= budget,
+                            "import \(f.name): \(Int(Double(seconds) / wall))x real time, budget \(Int(budget))x")
     }
+    benchImportFFmpegFormats(dir: dir, seconds: seconds, budget: budget)
 }
 
 /// Start to ready with 200 routines in the library: open the library (migrations checked),

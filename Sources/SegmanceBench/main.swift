@@ -3,6 +3,7 @@
 //     swift run -c release segmance-bench                 the render function, reducer, twin,
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
+//     … --check                                           exit 1 when a budget is missed
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
 // The engine benchmark script calls the subcommands below on a paced ALSA device.
@@ -10,7 +11,7 @@
 import Glibc
 #endif
 
-let command = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "all"
+let command = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") } ?? "all"
 switch command {
 case "all": twinBenchmarks(); libraryBenchmarks()
 case "twin": twinBenchmarks()
@@ -20,3 +21,4 @@ case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
 default: fail("unknown benchmark '\(command)'; one of: all, twin, library, prepare, latency, daemon")
 }
+BenchBudget.finish()

@@ -26,6 +26,24 @@ import Testing
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
+    /// FFmpeg's libraries (libavcodec pulls in ~120 more) stay out of `segmance` and the
+    /// daemon: only the helper process `segmance-ffmpeg` loads them.
+    @Test func segmanceDoesNotLoadFFmpeg() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SegmanceBinary.path)
+        process.arguments = ["--help"]
+        process.environment = ["LD_DEBUG": "libs"]
+        let pipe = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = pipe
+        try process.run()
+        let loaded = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(loaded.contains("libsndfile.so"), "the loader's trace lists the libraries")
+        #expect(!loaded.contains("libavcodec.so"))
+        #expect(!loaded.contains("libavformat.so"))
+    }
+
     @Test func everyPartImportsAtItsSourcesLength() throws {
         let root = try temp.make("mac-stick")
         let folder = root + "/From the Mac"

@@ -224,6 +224,33 @@ import Testing
         #expect(reason(dir + "/u.mka").hasPrefix("unsupported format (Matroska with an audio codec FFmpeg does not know); supported: MP3, AAC/ALAC (.m4a)"))
     }
 
+    /// FFmpeg runs in a helper process: when it dies on a file, the file is named damaged and
+    /// this process goes on. A stand-in helper that crashes, one that exits without a report.
+    @Test(arguments: [("kill -SEGV $$", "damaged audio file: FFmpeg crashed on it (signal 11)"),
+                      ("exit 3", "damaged audio file: FFmpeg stopped on it (exit status 3)")])
+    func aHelperThatDiesFailsOnlyItsFile(script: String, expected: String) throws {
+        let dir = try temp.make()
+        try FFmpegTool.encode(try source(dir, seconds: 0.5).0, to: dir + "/song.m4a", ["-c:a", "aac"])
+        let helper = dir + "/dying-helper"
+        try "#!/bin/sh\n\(script)\n".write(toFile: helper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: helper)
+        do {
+            _ = try FFmpegDecoder(helper: helper).decode(dir + "/song.m4a")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description == dir + "/song.m4a: " + expected)
+        }
+    }
+
+    @Test func aMissingHelperIsNamed() throws {
+        let dir = try temp.make()
+        try FFmpegTool.encode(try source(dir, seconds: 0.5).0, to: dir + "/song.m4a", ["-c:a", "aac"])
+        #expect(throws: AudioDecodeError(path: dir + "/song.m4a", reason: .unsupported(
+            "MP4: its decoder \(dir)/none cannot be started (No such file or directory)"))) {
+            _ = try FFmpegDecoder(helper: dir + "/none").decode(dir + "/song.m4a")
+        }
+    }
+
     /// An iTunes Store purchase (.m4p): a `drms` sample entry with its `sinf` (FairPlay's
     /// scheme `itun`); a bare `drms` entry; common encryption (`enca`, scheme `cenc`).
     @Test(arguments: [("drms", "itun"), ("drms", nil), ("enca", "cenc")] as [(String, String?)])
