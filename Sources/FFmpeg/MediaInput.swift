@@ -35,7 +35,9 @@ public final class MediaInput {
         public var codecTag: UInt32
         public var sampleRate: Int
         public var channels: Int
-        /// The stream's duration from the header, in seconds (nil when it gives none).
+        /// The stream's duration from the header, in seconds (nil when it gives none): the
+        /// container's own figure for the stream, else its `DURATION` tag (Matroska files
+        /// written by FFmpeg, "00:03:25.120000000").
         public var duration: Double?
 
         /// `codecTag` as its four characters ("mp4a").
@@ -117,11 +119,22 @@ public final class MediaInput {
             let base = stream.pointee.time_base
             let ticks = stream.pointee.duration
             let duration = ticks == cffmpeg_nopts_value() || ticks <= 0 || base.den == 0
-                ? nil : Double(ticks) * Double(base.num) / Double(base.den)
+                ? Self.taggedDuration(stream) : Double(ticks) * Double(base.num) / Double(base.den)
             return Stream(index: index, kind: kind, codecName: String(cString: avcodec_get_name(parameters.codec_id)),
                           codecTag: parameters.codec_tag, sampleRate: Int(parameters.sample_rate),
                           channels: Int(parameters.ch_layout.nb_channels), duration: duration)
         }
+    }
+
+    /// The stream's `DURATION` tag in seconds, if it has a well-formed one.
+    private static func taggedDuration(_ stream: UnsafeMutablePointer<AVStream>) -> Double? {
+        guard let entry = av_dict_get(stream.pointee.metadata, "DURATION", nil, 0),
+              let value = entry.pointee.value else { return nil }
+        let parts = String(cString: value).split(separator: ":")
+        guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let sec = Double(parts[2]),
+              h >= 0, m >= 0, sec >= 0 else { return nil }
+        let total = h * 3600 + m * 60 + sec
+        return total > 0 && total.isFinite ? total : nil
     }
 
     /// Tells the demuxer to drop every stream but `index` (video frames are not even read

@@ -28,7 +28,9 @@ struct HelperDecode {
             report.add("error", "noaudio", streams.contains { $0.kind == .video } ? "video" : "none")
             return 1
         }
-        let announced = audio.duration ?? (input.durationIsEstimated ? nil : input.duration)
+        // The container's duration is the audio's only when the audio is all it holds (a
+        // video's picture may run on after the sound), and not a guess from the bit rate.
+        let announced = audio.duration ?? (input.durationIsEstimated || streams.count > 1 ? nil : input.duration)
         report.add("stream", audio.codecName, audio.codecTagText, announced.map { String($0) } ?? "-")
         if Self.protectedTags.contains(audio.codecTagText) {
             report.add("error", "protected", audio.codecTagText)

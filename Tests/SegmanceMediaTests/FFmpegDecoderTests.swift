@@ -264,3 +264,38 @@ import Testing
             == "copy-protected (\(expected)): only the app it was bought in can play it; use a copy without DRM")
     }
 }
+
+/// The scanner takes every extension FFmpeg's files come with; content decides the rest.
+@Suite struct FFmpegStickTests {
+    let temp = TempDirs()
+
+    @Test func aStickOfVideosAndPhoneAudioLoads() throws {
+        let root = try temp.make("stick")
+        let folder = root + "/Class"
+        try TestFiles.mkdir(folder)
+        let source = folder + "/.source.wav"  // hidden: skipped by the scanner
+        try TestFiles.write(Signals.music(rate: 48000, frames: 24000), to: source)
+        try FFmpegTool.encode(source, to: folder + "/01 Phone.m4a", ["-c:a", "aac"])
+        try FFmpegTool.encode(source, to: folder + "/02 Book.m4b", ["-c:a", "aac", "-f", "mp4"])
+        try FFmpegTool.video(with: source, to: folder + "/03 Warm-up.mov")
+        try FFmpegTool.video(with: source, to: folder + "/04 Combo.m4v", audioCodec: ["-c:a", "aac"])
+        try FFmpegTool.video(with: source, to: folder + "/05 Stage.mkv", audioCodec: ["-c:a", "libopus"])
+        try FFmpegTool.video(with: source, to: folder + "/06 Stage.webm", audioCodec: ["-c:a", "libopus"],
+                             videoCodec: ["-c:v", "libvpx", "-deadline", "realtime"])
+        try FFmpegTool.encode(source, to: folder + "/07 Old.wma", ["-c:a", "wmav2"])
+        try FFmpegTool.encode(source, to: folder + "/08 Radio.aac", ["-c:a", "aac", "-f", "adts"])
+        try FFmpegTool.encode(source, to: folder + "/09 Bought.m4a", ["-c:a", "aac"])
+        try MP4Edit.protect(folder + "/09 Bought.m4a", entry: "drms", scheme: "itun")
+        try FileManager.default.moveItem(atPath: folder + "/09 Bought.m4a", toPath: folder + "/09 Bought.m4p")
+        let content = StickLoader().load(root)
+        #expect(content.problems.map(\.description) == [
+            "Class/09 Bought.m4p: copy-protected (an iTunes Store purchase with FairPlay DRM): only the app it was bought in can play it; use a copy without DRM",
+        ])
+        let parts = try #require(content.routines.first?.parts)
+        #expect(parts.map(\.title) == ["Phone", "Book", "Warm-up", "Combo", "Stage", "Stage", "Old", "Radio"])
+        for part in parts {
+            // 0.5 s each; WMA and raw AAC keep their encoder's priming (up to 2112 frames).
+            #expect(abs(part.length - 24000) <= 2112 + 960, "\(part.title): \(part.length)")
+        }
+    }
+}
