@@ -42,6 +42,9 @@ final class FFmpegHelperProcess {
         }
         // Not inherited by other children this process starts (dup2 into 1 and 2 clears it there).
         for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // A 1 MiB pipe (F_SETPIPE_SZ, Linux; the unprivileged maximum) holds a few blocks of
+        // audio, so that the helper decodes while this side converts instead of taking turns.
+        _ = fcntl(out[0], 1031, Int32(1 << 20))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
