@@ -98,17 +98,40 @@ import Testing
         #expect(wav.formatName == "wav")
     }
 
-    /// FFmpeg is given the descriptor, not the path: nothing beside the file is opened.
-    /// An HLS playlist (which names other files to fetch) is not even a format it may read.
+    /// A demuxer that fetches other files (HLS: a playlist naming its segment) is not on the
+    /// default list; and allowed, it opens nothing beside the file it was given (FFmpeg sees
+    /// a descriptor, no path; nested opens are refused).
     @Test func aPlaylistOpensNothingElse() throws {
         let dir = try temp.make()
         let source = try source(dir)
         try FFmpegTool.encode(source, to: dir + "/part.ts", ["-c:a", "aac", "-f", "mpegts"])
         let playlist = dir + "/list.m4a"
-        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\npart.ts\n#EXT-X-ENDLIST\n"
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n\(dir)/part.ts\n#EXT-X-ENDLIST\n"
             .write(toFile: playlist, atomically: true, encoding: .utf8)
-        #expect(throws: FFmpegError.self) {
-            _ = try MediaInput(readingFrom: playlist, limits: MediaInput.Limits(formats: ["hls", "mov"]))
+        // The HLS demuxer recognises it, and is not on the list: refused.
+        #expect(throws: FFmpegError(function: "avformat_open_input", path: playlist,
+                                    message: "Invalid argument", code: -EINVAL)) {
+            _ = try MediaInput(readingFrom: playlist)
         }
+        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        try #require(watch >= 0)
+        defer { close(watch) }
+        try #require(inotify_add_watch(watch, dir, UInt32(IN_OPEN)) >= 0)
+        if let input = try? MediaInput(readingFrom: playlist, limits: MediaInput.Limits(formats: ["hls"])),
+           let packet = try? Packet() {
+            while (try? input.read(into: packet)) == true {}
+        }
+        var opened: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let got = read(watch, &buffer, buffer.count)
+        var offset = 0
+        while got > 0 && offset + 16 <= got {
+            let length = Int(buffer[offset + 12..<offset + 16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            let name = String(decoding: buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }, as: UTF8.self)
+            opened.append(name)
+            offset += 16 + length
+        }
+        #expect(opened.contains("list.m4a"), "the watch sees the playlist itself opened")
+        #expect(!opened.contains("part.ts"))
     }
 }
