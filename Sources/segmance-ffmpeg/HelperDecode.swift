@@ -1,5 +1,4 @@
 import FFmpeg
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -103,7 +102,7 @@ final class HelperRun {
                     more = try input.read(into: packet)
                 } catch {
                     return (error.code == -EIO ? "unreadable" : "read",
-                            "at \(String(format: "%.1f", seconds)) s: FFmpeg \(error.function): \(error.message)")
+                            "at \(tenths(seconds)) s: FFmpeg \(error.function): \(error.message)")
                 }
                 guard more else { break }
                 guard packet.streamIndex == stream else { continue }
@@ -170,7 +169,7 @@ final class HelperRun {
             header += withUnsafeBytes(of: UInt32(first.sampleRate).littleEndian, Array.init)
             header += withUnsafeBytes(of: expected.littleEndian, Array.init)
             header += [0, 0, 0, 0]
-            try writeOut(header)
+            try header.withUnsafeBytes { try writeOut($0) }
         }
         sourceFrames += Int64(try converter!.convert(frame, appendingTo: &block))
         if block.count >= Self.blockFrames * converter!.channels { try writeBlock() }
@@ -184,16 +183,21 @@ final class HelperRun {
 
     struct WriteFailed: Error {}
 
-    private func writeOut(_ bytes: some ContiguousBytes) throws {
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                // The parent stopped reading (an import cancelled): end quietly.
-                guard n > 0 else { throw WriteFailed() }
-                offset += n
-            }
+    private func writeOut(_ raw: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < raw.count {
+            let n = write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            // The parent stopped reading (an import cancelled): end quietly.
+            guard n > 0 else { throw WriteFailed() }
+            offset += n
         }
     }
+}
+
+/// `value` with one decimal ("12.3"), without Foundation (which would add 50 MB to a
+/// static build of this helper).
+func tenths(_ value: Double) -> String {
+    let scaled = Int((max(0, value) * 10).rounded())
+    return "\(scaled / 10).\(scaled % 10)"
 }

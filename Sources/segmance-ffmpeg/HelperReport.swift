@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The lines the parent reads from standard error once the audio has ended, one fact each,
 /// tab-separated (tabs and newlines in texts become spaces):
@@ -14,6 +16,18 @@ final class HelperReport {
     }
 
     func flush() {
-        FileHandle.standardError.write((lines.map { $0 + "\n" }.joined()).data(using: .utf8)!)
+        writeStandardError(lines.map { $0 + "\n" }.joined())
+    }
+}
+
+/// Writes `text` to standard error, whole.
+func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
     }
 }

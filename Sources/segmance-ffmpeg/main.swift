@@ -10,14 +10,13 @@
 // 4 bytes reserved — then interleaved 32-bit float frames until the end.
 // Standard error, at the end: tab-separated lines (see FFmpegHelperReport in SegmanceMedia).
 import FFmpeg
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write("usage: segmance-ffmpeg KIND FILE  (used by segmance; KIND: MP4, Matroska, WMA, AAC)\n".data(using: .utf8)!)
+    writeStandardError("usage: segmance-ffmpeg KIND FILE  (used by segmance; KIND: MP4, Matroska, WMA, AAC)\n")
     exit(64)
 }
 HelperLimits.apply()
