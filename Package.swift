@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "segmance", targets: ["segmance"]),
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
+        // FFmpeg decoding in a process of its own, started by segmance (SegmanceMedia.FFmpegDecoder).
+        .executable(name: "segmance-ffmpeg", targets: ["segmance-ffmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,12 +31,15 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr",
                        providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa",
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         .target(name: "ALSA", dependencies: ["CALSA"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
@@ -85,9 +90,10 @@ let package = Package(
             "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
@@ -99,6 +105,7 @@ let package = Package(
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),

@@ -21,12 +21,16 @@ else
 fi
 
 swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance
+swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance-ffmpeg
 binary="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/segmance"
 
 stage=.build-deb/stage
 rm -rf "$stage"
 install -D -m 0755 "$binary" "$stage/usr/bin/segmance"
 strip --strip-unneeded "$stage/usr/bin/segmance"
+# The FFmpeg decoder runs as a process of its own (segmance does not load FFmpeg's libraries).
+install -D -m 0755 "$(dirname "$binary")/segmance-ffmpeg" "$stage/usr/lib/segmance/segmance-ffmpeg"
+strip --strip-unneeded "$stage/usr/lib/segmance/segmance-ffmpeg"
 install -D -m 0644 deploy/segmance.service "$stage/lib/systemd/system/segmance.service"
 install -D -m 0644 deploy/segmance-stick@.service "$stage/lib/systemd/system/segmance-stick@.service"
 install -D -m 0644 deploy/90-segmance.rules "$stage/lib/udev/rules.d/90-segmance.rules"
@@ -37,8 +41,10 @@ install -d "$stage/usr/share/segmance/board"
 install -m 0644 board/*.toml board/README.md "$stage/usr/share/segmance/board/"
 install -D -m 0644 README.md "$stage/usr/share/doc/segmance/README.md"
 
-# Depends: the package of every shared library the binary needs.
-depends=$(readelf -d "$stage/usr/bin/segmance" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | while read -r lib; do
+# Depends: the package of every shared library the binaries need (FFmpeg's: libavformat59,
+# libavcodec59, libavutil57, libswresample4, through segmance-ffmpeg).
+depends=$(for elf in "$stage/usr/bin/segmance" "$stage/usr/lib/segmance/segmance-ffmpeg"; do readelf -d "$elf"; done \
+  | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sort -u | while read -r lib; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|AArch64|aarch64|ARM|hard-float/ {print $NF; exit}')
   [ -n "$path" ] || path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
   [ -n "$path" ] || { echo "build-deb: no $lib on this machine" >&2; exit 1; }

@@ -9,6 +9,11 @@ packages=(
   libgpiod-dev       # GPIO, libgpiod 1.6 (v1 API)
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import
+  libavformat-dev    # FFmpeg: MP4/M4A/MOV, Matroska/WebM, ASF containers (AAC, ALAC, a video's sound, WMA)
+  libavcodec-dev     # FFmpeg: their audio decoders
+  libavutil-dev      # FFmpeg: its utilities (errors, channel layouts)
+  libswresample-dev  # FFmpeg: decoded samples to interleaved float
+  ffmpeg             # tests only: the ffmpeg tool makes the M4A, video, MKV and WMA test files
   libsqlite3-dev     # the routine library
   lcdproc            # LCDd, a real display server for the LCDproc client tests
   jackd2             # jackd's dummy backend: a real-time paced sink for the engine tests

@@ -4,6 +4,7 @@
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
 //     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
+//     … --check                                           exit 1 when a budget is missed
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
 // The engine benchmark script calls the subcommands below on a paced ALSA device.
@@ -11,7 +12,7 @@
 import Glibc
 #endif
 
-let command = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "all"
+let command = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") } ?? "all"
 switch command {
 case "all": twinBenchmarks(); libraryBenchmarks()
 case "twin": twinBenchmarks()
@@ -22,3 +23,4 @@ case "daemon": DaemonBenchmark.run()
 case "big-stick": BigStickBench.run()
 default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, prepare, latency, daemon")
 }
+BenchBudget.finish()

@@ -12,7 +12,7 @@ final class StoreDecoder: StickAudioDecoding {
     let stick: StickPresence
     let progress: ProgressReporter
     let checkpoint: () throws -> Void
-    private let decoder: AudioDecoder
+    private let decoder: SniffingDecoder
     private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
     private var stored: [String: StoredMedia] = [:]
     /// Files this routine put into the store: deleted again if the routine is abandoned.
@@ -25,7 +25,7 @@ final class StoreDecoder: StickAudioDecoding {
         self.stick = stick
         self.progress = progress
         self.checkpoint = checkpoint
-        self.decoder = AudioDecoder(outputRate: library.sampleRate)
+        self.decoder = SniffingDecoder(outputRate: library.sampleRate)
     }
 
     var outputRate: Int { library.sampleRate }

@@ -6,12 +6,14 @@ public struct AudioDecodeError: Error, Equatable, Sendable, CustomStringConverti
         case empty
         /// The file ends before the audio its header announces.
         case truncated(String)
-        /// Recognised container, but libsndfile cannot make sense of it.
+        /// Recognised container, but the decoder cannot make sense of it.
         case damaged(String)
         /// Not audio at all (a text file, an unknown binary).
         case notAudio(String)
-        /// An audio format libsndfile does not decode, by name ("AAC/M4A").
+        /// An audio format no decoder here reads, by name ("MIDI").
         case unsupported(String)
+        /// Encrypted audio (a FairPlay `.m4p` purchase, common encryption): what protects it.
+        case copyProtected(String)
         /// The file cannot be opened or read (permissions, I/O error, missing).
         case unreadable(String)
         /// Decoded fine but holds no frames.
@@ -36,6 +38,8 @@ public struct AudioDecodeError: Error, Equatable, Sendable, CustomStringConverti
         case .damaged(let detail): "damaged audio file: \(detail)"
         case .notAudio(let detail): "not an audio file (\(detail))"
         case .unsupported(let name): AudioFormats.unsupportedReason(name)
+        case .copyProtected(let detail):
+            "copy-protected (\(detail)): only the app it was bought in can play it; use a copy without DRM"
         case .unreadable(let detail): "cannot read the file: \(detail)"
         case .noAudio: "the file holds no audio (0 frames)"
         case .conversion(let detail): "sample-rate conversion failed: \(detail)"

@@ -1,25 +1,22 @@
-import Foundation
-import SndFile
-import Soxr
-
 /// Decodes an audio file into the output format: interleaved stereo Int16 at `outputRate`.
 ///
-/// 16-bit mono or stereo sources already at the output rate are copied sample-exactly;
-/// everything else is decoded to float, mixed to stereo, resampled with soxr (HQ) when the
-/// rates differ, and converted to Int16 (×32768, rounded to nearest, clipped).
-public struct AudioDecoder: Sendable {
-    public var outputRate: Int
+/// Implementations name their technology (`SndFileDecoder`, `FFmpegDecoder`);
+/// `SniffingDecoder` picks one by the file's content. All of them report what is wrong with
+/// a file in the same words (`AudioDecodeError.Reason`: empty, truncated, damaged, not
+/// audio, unsupported, …).
+public protocol AudioDecoder: Sendable {
+    /// The sample rate of the output.
+    var outputRate: Int { get }
 
-    public init(outputRate: Int = 48000) {
-        self.outputRate = outputRate
-    }
+    /// Decodes `path` chunk by chunk into `sink` (stereo Int16 at `outputRate`) and returns
+    /// the frames written. Throws an `AudioDecodeError` when the file is at fault, or
+    /// whatever `sink` threw (a full disk, a cancelled import) unchanged. On a throw the
+    /// sink may already hold part of the audio: the caller discards it.
+    func decode(_ path: String, into sink: some PCMSink) throws -> Int64
+}
 
-    private static let chunkFrames = 16_384
-    /// Headers are untrusted: reserve at most this many frames up front (10 min at
-    /// 48 kHz) and grow beyond it only as audio actually decodes.
-    private static let maxReservedFrames = 48000 * 600
-
-    /// Decodes `path`, or throws an error whose reason says what is wrong with the file.
+extension AudioDecoder {
+    /// Decodes `path` into memory, or throws an error whose reason says what is wrong with the file.
     public func decode(_ path: String) throws(AudioDecodeError) -> PCMBuffer {
         let sink = BufferSink(sampleRate: outputRate)
         do {
@@ -32,194 +29,15 @@ public struct AudioDecoder: Sendable {
         }
         return sink.finish()
     }
+}
 
-    /// Decodes `path` chunk by chunk into `sink` (stereo Int16 at `outputRate`) and returns
-    /// the frames written. Throws an `AudioDecodeError` when the file is at fault, or
-    /// whatever `sink` threw (a full disk, a cancelled import) unchanged. On a throw the
-    /// sink may already hold part of the audio: the caller discards it.
-    public func decode(_ path: String, into sink: some PCMSink) throws -> Int64 {
-        let sniff = try Self.inspect(path)
-        let file: SoundFile
-        do {
-            file = try SoundFile(readingFrom: path)
-        } catch {
-            switch sniff {
-            case .audio(let kind):
-                throw AudioDecodeError(path: path, reason: .damaged(
-                    "\(kind) data is incomplete or damaged (libsndfile: \(error.message))"))
-            case .unsupported(let name):
-                throw AudioDecodeError(path: path, reason: .unsupported(name))
-            case .text:
-                throw AudioDecodeError(path: path, reason: .notAudio("it is a text file"))
-            case .unknown:
-                throw AudioDecodeError(path: path, reason: .notAudio("libsndfile: \(error.message)"))
-            }
-        }
-        let info = file.info
-        guard info.channels > 0, info.sampleRate > 0 else {
-            throw AudioDecodeError(path: path, reason: .damaged(
-                "\(info.channels) channels at \(info.sampleRate) Hz"))
-        }
-        let log = file.logInfo
-        if let detail = Self.truncationInLog(log, info: info) {
-            throw AudioDecodeError(path: path, reason: .truncated(detail))
-        }
-        sink.begin(expectedFrames: expectedOutputFrames(info))
-        let frames: Int64
-        if info.isPCM16 && info.sampleRate == outputRate && info.channels <= 2 {
-            frames = try copy16(file, into: sink)
-        } else {
-            frames = try convert(file, into: sink)
-        }
-        if frames == 0 { throw AudioDecodeError(path: path, reason: .noAudio) }
-        return frames
-    }
-
-    /// How many output frames the header announces (an estimate for MP3 and resampled audio),
-    /// capped: headers are untrusted.
-    private func expectedOutputFrames(_ info: SoundFileInfo) -> Int {
-        let ratio = Double(outputRate) / Double(info.sampleRate)
-        let estimate = (Double(max(0, info.frames)) * ratio).rounded(.up) + 16
-        return estimate < Double(Self.maxReservedFrames) ? Int(estimate) : Self.maxReservedFrames
-    }
-
-    /// Stat and sniff before libsndfile sees the file, so the common mistakes get
-    /// their own words (libsndfile calls a text file "not a regular file").
-    private static func inspect(_ path: String) throws(AudioDecodeError) -> FileSniff {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "file not found"
-            throw AudioDecodeError(path: path, reason: .unreadable(reason))
-        }
-        defer { try? handle.close() }
-        let head: Data
-        do {
-            head = try handle.read(upToCount: 64) ?? Data()
-        } catch {
-            throw AudioDecodeError(path: path, reason: .unreadable("\(error.localizedDescription)"))
-        }
-        if head.isEmpty { throw AudioDecodeError(path: path, reason: .empty) }
-        let sniff = FileSniff.of([UInt8](head))
-        switch sniff {
-        case .unsupported(let name): throw AudioDecodeError(path: path, reason: .unsupported(name))
-        case .text: throw AudioDecodeError(path: path, reason: .notAudio("it is a text file"))
-        default: return sniff
-        }
-    }
-
-    /// libsndfile opens a cut WAV/AIFF and quietly shortens it; its log says so.
-    private static func truncationInLog(_ log: String, info: SoundFileInfo) -> String? {
-        if info.frames == Int64.max || log.contains("ended unexpectedly") {
-            return "the stream ends before its end marker"
-        }
-        for line in log.split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("data ") || trimmed.hasPrefix("SSND ") else { continue }
-            // "data : 384000 (should be 191978)"
-            let numbers = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
-            if trimmed.contains("should be"), numbers.count >= 2, numbers[0] > numbers[1] {
-                return "the header announces \(numbers[0]) bytes of audio, the file holds \(numbers[1])"
-            }
-        }
-        return nil
-    }
-
-    private func readError(_ error: SoundFileError, file: SoundFile, framesRead: Int64) -> AudioDecodeError {
-        let at = Double(framesRead) / Double(file.info.sampleRate)
-        return AudioDecodeError(path: file.path, reason: .truncated(
-            "decoding stops at \(String(format: "%.1f", at)) s (libsndfile: \(error.message))"))
-    }
-
-    /// A short read means the file ended early. MP3 lengths are estimates, so allow 2 %.
-    private func checkLength(_ read: Int64, file: SoundFile) throws(AudioDecodeError) {
-        let expected = file.info.frames
-        let tolerance = file.info.isMPEG ? expected / 50 : 0
-        if read + tolerance < expected {
-            throw AudioDecodeError(path: file.path, reason: .truncated(
-                "the header announces \(expected) frames, only \(read) decode"))
-        }
-    }
-
-    private func copy16(_ file: SoundFile, into sink: some PCMSink) throws -> Int64 {
-        let channels = file.info.channels
-        var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
-        var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
-        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
-            if channels == 2 {
-                try chunk.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
-            } else {
-                for f in 0..<got {
-                    stereo[2 * f] = chunk[f]
-                    stereo[2 * f + 1] = chunk[f]
-                }
-                try stereo.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
-            }
-        }
-        try checkLength(read, file: file)
-        return read
-    }
-
-    /// Reads `file` chunk by chunk into `chunk` and hands each to `body` with its frame
-    /// count, reporting progress to `sink`; returns the frames read. A read error is a
-    /// truncation at the frames read so far.
-    private func forEachChunk<Sample>(
-        of file: SoundFile, in chunk: inout [Sample],
-        reading read: (SoundFile, UnsafeMutableBufferPointer<Sample>) throws(SoundFileError) -> Int,
-        into sink: some PCMSink, _ body: ([Sample], Int) throws -> Void
-    ) throws -> Int64 {
-        var total: Int64 = 0
-        while true {
-            let got: Int
-            do {
-                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try read(file, b) }
-            } catch {
-                throw readError(error, file: file, framesRead: total)
-            }
-            if got == 0 { return total }
-            total += Int64(got)
-            try body(chunk, got)
-            sink.progress(sourceFrames: total, of: file.info.frames)
-        }
-    }
-
-    private func convert(_ file: SoundFile, into sink: some PCMSink) throws -> Int64 {
-        let info = file.info
-        var resampler: Resampler?
-        if info.sampleRate != outputRate {
-            do {
-                resampler = try Resampler(inputRate: Double(info.sampleRate), outputRate: Double(outputRate), channels: 2)
-            } catch {
-                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
-            }
-        }
-        var chunk = [Float](repeating: 0, count: Self.chunkFrames * info.channels)
-        var stereo: [Float] = []
-        var samples: [Int16] = []
-        var written: Int64 = 0
-        func emit(_ floats: [Float]) throws {
-            PCMConversion.int16(floats, into: &samples)
-            try samples.withUnsafeBufferPointer { try sink.write($0) }
-            written += Int64(floats.count / 2)
-        }
-        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
-            stereo.removeAll(keepingCapacity: true)
-            chunk.withUnsafeBufferPointer {
-                ChannelMixer.stereo(UnsafeBufferPointer(rebasing: $0[0..<(got * info.channels)]),
-                                    channels: info.channels, into: &stereo)
-            }
-            do {
-                try emit(resampler.map { try $0.process(stereo) } ?? stereo)
-            } catch let error as ResamplerError {
-                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
-            }
-        }
-        if let resampler {
-            do {
-                try emit(try resampler.flush())
-            } catch let error as ResamplerError {
-                throw AudioDecodeError(path: file.path, reason: .conversion(error.description))
-            }
-        }
-        try checkLength(read, file: file)
-        return written
-    }
+/// Output frames to reserve for audio the header says lasts `sourceFrames` at `sourceRate`:
+/// headers are untrusted, so at most 10 minutes at 48 kHz up front (the audio grows
+/// beyond that only as it actually decodes).
+func expectedOutputFrames(sourceFrames: Int64, sourceRate: Int, outputRate: Int) -> Int {
+    let maxReservedFrames = 48000 * 600
+    guard sourceRate > 0 else { return 16 }
+    let ratio = Double(outputRate) / Double(sourceRate)
+    let estimate = (Double(max(0, sourceFrames)) * ratio).rounded(.up) + 16
+    return estimate < Double(maxReservedFrames) ? Int(estimate) : maxReservedFrames
 }

@@ -38,7 +38,7 @@ public struct StickLoader: Sendable {
     private func read(_ root: String, keepAudio: Bool) -> StickContent {
         let scan = StickScanner(limits: limits).scan(root)
         guard let realRoot = scan.root else { return StickContent(problems: scan.problems) }
-        let decoder = MemoryDecoder(root: realRoot, decoder: AudioDecoder(outputRate: outputRate), keepAudio: keepAudio)
+        let decoder = MemoryDecoder(root: realRoot, decoder: SniffingDecoder(outputRate: outputRate), keepAudio: keepAudio)
         let builder = RoutineBuilder(root: realRoot, decoder: decoder)
         var routines: [Routine] = []
         var problems: [StickProblem] = []
@@ -63,12 +63,12 @@ public struct StickLoader: Sendable {
 /// the end), named by its path relative to the root.
 final class MemoryDecoder: StickAudioDecoding {
     let root: String
-    let decoder: AudioDecoder
+    let decoder: SniffingDecoder
     let keepAudio: Bool
     private(set) var buffers: [AudioReference: PCMBuffer] = [:]
     private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
 
-    init(root: String, decoder: AudioDecoder, keepAudio: Bool) {
+    init(root: String, decoder: SniffingDecoder, keepAudio: Bool) {
         self.root = root
         self.decoder = decoder
         self.keepAudio = keepAudio

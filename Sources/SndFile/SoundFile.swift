@@ -1,4 +1,7 @@
 import CSndFile
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open libsndfile handle. Owns its `SNDFILE*`, closed in `deinit` (or by `close()`).
 /// Not thread-safe: use one instance from one thread at a time.
@@ -9,11 +12,23 @@ public final class SoundFile {
     public let info: SoundFileInfo
     private var handle: OpaquePointer?
 
-    /// Opens `path` for reading (`sf_open`, `SFM_READ`).
+    /// Opens `path` for reading, by descriptor (`open`, then `sf_open_fd`, `SFM_READ`).
+    ///
+    /// Not `sf_open(path)`: given a path, libsndfile looks for a resource fork beside the
+    /// file (`NAME/..namedfork/rsrc`, `._NAME`, `.AppleDouble/NAME`) and, for a format it
+    /// recognises only after that check (an MP3 without an ID3 tag), reads the AppleDouble
+    /// sidecar macOS leaves on FAT and exFAT sticks as a Sound Designer II file and fails.
+    /// Given a descriptor it knows no path, so it reads nothing but the file.
     public init(readingFrom path: String) throws(SoundFileError) {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw SoundFileError(function: "open", path: path, message: String(cString: strerror(code)), code: code)
+        }
         var raw = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &raw) else {
-            throw SoundFileError.current("sf_open", path: path, handle: nil)
+        // close_desc = 1: the handle owns the descriptor (closed by sf_close, also on failure).
+        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &raw, 1) else {
+            throw SoundFileError.current("sf_open_fd", path: path, handle: nil)
         }
         self.path = path
         self.handle = handle

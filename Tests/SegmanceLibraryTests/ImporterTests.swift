@@ -68,7 +68,7 @@ import Testing
         try Sticks.tone(stick + "/Files/03 Cut.wav", seconds: 1)
         try TestFiles.truncate(stick + "/Files/03 Cut.wav", to: 60_000)
         try TestFiles.writeText("la la la", to: stick + "/Files/04 Lyrics.mp3")
-        try TestFiles.writeText("....ftypM4A ", to: stick + "/Files/05 Phone.m4a")
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]).write(to: URL(fileURLWithPath: stick + "/Files/05 Ringtone.mid"))
         try FileManager.default.createSymbolicLink(atPath: stick + "/Files/06 Away.wav", withDestinationPath: outside + "/secret.wav")
         // Bad manifests: the whole routine stays out.
         func manifest(_ name: String, _ text: String) throws {
@@ -81,7 +81,7 @@ import Testing
         try manifest("Past", "[[part]]\nfile = \"song.wav\"\nto = \"0:12\"\n")
         try manifest("Loop", "[[part]]\nfile = \"song.wav\"\nfrom = 2\nto = 6\nloop = { a = 1, b = 5 }\n")
         let (summary, events) = try fixture.importStick(stick)
-        let supported = "supported: WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF, AU, W64, CAF"
+        let supported = "supported: \(AudioFormats.supportedSummary)"
         #expect(events.problems == [
             "Escape/routine.toml: line 2: part 1: 'file' = \"../Files/01 Good.wav\" leaves the routine folder; paths stay inside it",
             "Escape: routine \"Escape\" skipped: its routine.toml has problems",
@@ -89,7 +89,7 @@ import Testing
             "Files/02 Empty.wav: empty file (0 bytes)",
             "Files/03 Cut.wav: truncated file: the header announces 192000 bytes of audio, the file holds 59956",
             "Files/04 Lyrics.mp3: not an audio file (it is a text file)",
-            "Files/05 Phone.m4a: unsupported format (AAC/M4A); \(supported)",
+            "Files/05 Ringtone.mid: unsupported format (MIDI); \(supported)",
             "Loop/routine.toml: line 5: part 1: loop 0:01–0:05 lies outside the part (length 0:04; loop times are part-relative)",
             "Loop: routine \"Loop\" skipped: its routine.toml has problems",
             "Order/routine.toml: line 4: part 1: 'from' 0:05 must be before 'to' 0:02",

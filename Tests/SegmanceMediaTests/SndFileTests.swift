@@ -39,11 +39,30 @@ import Testing
             _ = try SoundFile(readingFrom: path)
             Issue.record("opened a missing file")
         } catch {
-            #expect(error.function == "sf_open")
+            #expect(error.function == "open")
             #expect(error.path == path)
-            #expect(!error.message.isEmpty)
+            #expect(error.message == "No such file or directory")
             #expect(error.description.contains(path))
         }
+    }
+
+    @Test func aFileLibsndfileRefusesLeavesNoDescriptorOpen() throws {
+        let dir = try temp.make()
+        let path = dir + "/notes.wav"
+        try TestFiles.writeText("not audio at all, just some words", to: path)
+        func openDescriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        let before = try openDescriptors()
+        for _ in 0..<50 {
+            do {
+                _ = try SoundFile(readingFrom: path)
+                Issue.record("opened a text file")
+            } catch {
+                #expect(error.function == "sf_open_fd")
+                #expect(error.path == path)
+            }
+        }
+        // Other tests run in parallel and open files too: a leak would show as 50 more.
+        #expect(try openDescriptors() < before + 25)
     }
 
     @Test func listsMajorFormats() {

@@ -70,13 +70,13 @@ import Testing
         try TestFiles.tone(folder + "/01 Good.wav", seconds: 0.1)
         try TestFiles.writeEmpty(folder + "/02 Empty.wav")
         try TestFiles.writeText("lyrics", to: folder + "/03 Lyrics.mp3")
-        try TestFiles.writeText("x", to: folder + "/04 Phone.m4a")
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96]).write(to: URL(fileURLWithPath: folder + "/04 Ringtone.mid"))
         let content = loader.load(root)
         #expect(content.routines.first?.parts.map(\.title) == ["Good"])
         #expect(reasons(content) == [
             "Salsa/02 Empty.wav: empty file (0 bytes)",
             "Salsa/03 Lyrics.mp3: not an audio file (it is a text file)",
-            "Salsa/04 Phone.m4a: unsupported format (AAC/M4A); supported: WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF, AU, W64, CAF",
+            "Salsa/04 Ringtone.mid: unsupported format (MIDI); supported: \(AudioFormats.supportedSummary)",
         ])
     }
 

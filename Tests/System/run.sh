@@ -36,6 +36,7 @@ if [ "${SEGMANCE_BOX_NO_DEB:-0}" != 1 ]; then
   export SEGMANCE_BOX_DEB="$PWD/$deb"
 else
   timed "release build of segmance" swift build -c release --product segmance
+  timed "release build of segmance-ffmpeg" swift build -c release --product segmance-ffmpeg
   export SEGMANCE_BOX_SEGMANCE="$PWD/.build/release/segmance"
 fi
 
