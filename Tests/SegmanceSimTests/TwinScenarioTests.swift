@@ -142,7 +142,7 @@ import Glibc
         let second = try Self.run(text, stick: dir)
         #expect(first.samples == second.samples)
         #expect(first.output.frames.text == second.output.frames.text)
-        #expect(first.samples.count == 49 * Self.rate * 2)
+        #expect(first.samples.count == 94 * Self.rate * 2)
         #expect(first.output.frames.lines.count > 40)
     }
 }
