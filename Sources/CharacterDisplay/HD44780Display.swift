@@ -34,6 +34,8 @@ public final class HD44780Display: CharacterDisplay {
     private let delay: Delay
     private var shown: Frame?
     private var needsInit = true
+    /// The glyph set in CGRAM.
+    private var loaded: GlyphSet?
 
     /// DDRAM address of each row's first cell (20×4 interleaves rows 2 and 3 after 0 and 1).
     public static let rowOffsets: [UInt8] = [0x00, 0x40, 0x14, 0x54]
@@ -51,7 +53,15 @@ public final class HD44780Display: CharacterDisplay {
             if needsInit {
                 try initialise()
                 shown = nil
+                loaded = .symbols
                 needsInit = false
+            }
+            if frame.backlight != backlight { try setBacklight(frame.backlight) }
+            if frame.glyphs != loaded {
+                // Cells showing slots 0...7 take the new shapes at once; the runs that
+                // follow write what changed besides.
+                try load(frame.glyphs)
+                loaded = frame.glyphs
             }
             for run in frame.diff(from: shown) {
                 try command(0x80 | (Self.rowOffsets[run.row] + UInt8(run.column)))
@@ -86,11 +96,16 @@ public final class HD44780Display: CharacterDisplay {
         try command(0x01) // clear
         delay.wait(microseconds: 2_000)
         try command(0x06) // entry mode: increment, no shift
-        for glyph in Glyph.allCases {
-            try command(0x40 | (glyph.rawValue << 3)) // CGRAM address of the slot
-            for row in glyph.pattern { try data(row) }
-        }
+        try load(.symbols)
         try command(0x0C) // display on, no cursor, no blink
+    }
+
+    /// Writes the eight patterns of `set` into CGRAM.
+    private func load(_ set: GlyphSet) throws {
+        for (slot, pattern) in set.patterns.enumerated() {
+            try command(0x40 | (UInt8(slot) << 3)) // CGRAM address of the slot
+            for row in pattern { try data(row) }
+        }
     }
 
     private func command(_ byte: UInt8) throws {

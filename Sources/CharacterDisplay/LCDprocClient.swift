@@ -7,7 +7,9 @@ import Glibc
 /// the appliance's frames. One screen at foreground priority, one string widget a row.
 ///
 /// LCDproc gives clients no custom characters in string widgets, so the CGRAM glyphs are
-/// shown by ASCII stand-ins (`glyphText`).
+/// shown by ASCII stand-ins (`glyphText`). Big numbers (the count-in) are LCDproc's own
+/// `num` widgets, which LCDd draws with the display's custom characters (its bignum
+/// library), as tall as the display; the backlight follows the frame's (`backlight on|off`).
 public final class LCDprocClient: CharacterDisplay {
     public var columns: Int { size.columns }
     public var rows: Int { size.rows }
@@ -24,9 +26,16 @@ public final class LCDprocClient: CharacterDisplay {
         Glyph.halfBar.rawValue: UInt8(ascii: ":"), Glyph.note.rawValue: UInt8(ascii: "*"),
         Glyph.fullBlock: UInt8(ascii: "#"),
     ]
+    /// ASCII for the `bigDigits` set's symbols (its numerals go to `num` widgets).
+    public var bigDigitText: [UInt8: UInt8] = [
+        BigDigitGlyph.loop.rawValue: UInt8(ascii: "@"), BigDigitGlyph.play.rawValue: UInt8(ascii: ">"),
+    ]
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var shownRows: [[UInt8]] = []
+    /// The `num` widgets shown: (column, digit) each, named n1, n2, ….
+    private var shownDigits: [(column: Int, digit: Int)] = []
+    private var backlight = true
 
     /// Connects, says hello, and sets up a screen of `rows` string widgets.
     public init(host: String = "127.0.0.1", port: UInt16 = 13666, timeoutSeconds: Int = 3) throws(LCDprocError) {
@@ -74,12 +83,32 @@ public final class LCDprocClient: CharacterDisplay {
     deinit { close(fd) }
 
     public func show(_ frame: Frame) throws {
+        if frame.backlight != backlight {
+            try request("backlight \(frame.backlight ? "on" : "off")")
+            backlight = frame.backlight
+        }
+        let text = frame.glyphs == .bigDigits ? bigDigitText : glyphText
+        var digits: [(column: Int, digit: Int)] = []
+        var blank: (rows: Range<Int>, columns: Range<Int>)?
+        if let number = frame.bigNumber {
+            blank = (number.row..<number.row + 2, number.column..<number.column + number.width)
+            for (i, ch) in String(number.value).enumerated() {
+                digits.append((number.column + i * (3 + BigDigits.gap), ch.wholeNumberValue ?? 0))
+            }
+        }
         for r in 0..<min(frame.rows, size.rows) {
-            let bytes = frame.row(r).prefix(size.columns).map { glyphText[$0] ?? Self.safe($0) }
+            let bytes = frame.row(r).prefix(size.columns).enumerated().map { c, b in
+                blank.map { $0.rows.contains(r) && $0.columns.contains(c) } == true ? 0x20 : (text[b] ?? Self.safe(b))
+            }
             guard bytes != shownRows[r] else { continue }
             try request("widget_set segmance r\(r + 1) 1 \(r + 1) {\(String(decoding: bytes, as: UTF8.self))}")
             shownRows[r] = bytes
         }
+        guard digits.map(\.column) != shownDigits.map(\.column) || digits.map(\.digit) != shownDigits.map(\.digit) else { return }
+        for i in digits.count..<max(digits.count, shownDigits.count) { try request("widget_del segmance n\(i + 1)") }
+        for i in shownDigits.count..<max(shownDigits.count, digits.count) { try request("widget_add segmance n\(i + 1) num") }
+        for (i, d) in digits.enumerated() { try request("widget_set segmance n\(i + 1) \(d.column + 1) \(d.digit)") }
+        shownDigits = digits
     }
 
     /// Characters LCDproc's parser would take as syntax are replaced.

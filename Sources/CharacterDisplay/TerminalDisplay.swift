@@ -25,7 +25,9 @@ public final class TerminalDisplay: CharacterDisplay {
         let clearLine = "\u{1B}[K\n"
         let bar = String(repeating: "─", count: frame.columns)
         var out = "\u{1B}[H┌\(bar)┐" + clearLine
-        for row in frame.text { out += "│\(row)│" + clearLine }
+        // A dimmed backlight is drawn faint.
+        let (dim, normal) = frame.backlight ? ("", "") : ("\u{1B}[2m", "\u{1B}[22m")
+        for row in frame.text { out += "│\(dim)\(row)\(normal)│" + clearLine }
         out += "└\(bar)┘" + clearLine + clearLine
         for line in footer { out += line + clearLine }
         return out + "\u{1B}[J"

@@ -21,8 +21,9 @@ public enum RenderCommand: Equatable, Sendable {
     /// Continue from this frame: crossfaded while audio sounds, else just moved.
     case seek(Int64)
     /// Wrap at `end` back to `start`; with `countdownBeforeRepeat` > 0 count that many
-    /// seconds of ticks before each repeat.
-    case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32)
+    /// seconds of ticks before each repeat, after `pauseFrames` of silence; with `passes`
+    /// > 0 stop at `end` after that many passes (reported `loopFinished`).
+    case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32, pauseFrames: Int64 = 0, passes: Int32 = 0)
     /// Play through the loop end.
     case clearLoop
     /// The part to continue with, seamlessly, when this one ends; nil = stop at the end.
@@ -63,7 +64,9 @@ extension RenderCommand {
             self = .seek(to)
         case .setLoop(let region?):
             self = .setLoop(start: region.range.lowerBound, end: region.range.upperBound,
-                            countdownBeforeRepeat: Int32(clamping: max(0, region.countdownBeforeRepeat)))
+                            countdownBeforeRepeat: Int32(clamping: max(0, region.countdownBeforeRepeat)),
+                            pauseFrames: max(0, region.pauseBeforeRepeat),
+                            passes: Int32(clamping: max(0, region.passes)))
         case .setLoop(nil):
             self = .clearLoop
         case .setNext(let part?):

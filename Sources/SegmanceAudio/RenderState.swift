@@ -16,10 +16,17 @@ struct LoopState {
     var start: Int64 = 0
     var end: Int64 = 0
     var countdown: Int32 = 0
+    /// Frames of silence before each repeat (before its ticks).
+    var pause: Int64 = 0
+    /// Passes before stopping at `end`; 0 = endless.
+    var passes: Int32 = 0
+    /// The pass playing now, from 1.
+    var pass: Int32 = 1
 }
 
 /// A pending start: `count` ticks at `t0 + k·rate`, then audio from `start` at
 /// `t0 + count·rate`. `index` is the next event (a tick while `< count`, else the start).
+/// A pause before a loop's repeat is a `t0` that lies ahead.
 struct CountdownState {
     var active = false
     var t0: Int64 = 0
@@ -158,6 +165,7 @@ struct RenderState {
             handOffToFading()
             silenceMain()
             main.pos = 0
+            loop.pass = 1
         case .seek(let to):
             var p = clampToPart(to)
             if loop.active { p = clamp(p, loop.start, loop.end - 1) }
@@ -170,10 +178,11 @@ struct RenderState {
             } else {
                 main.pos = p
             }
-        case .setLoop(let start, let end, let count):
+        case .setLoop(let start, let end, let count, let pause, let passes):
             let s = max(0, start)
             let e = end < main.frames ? end : main.frames
-            loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count))
+            loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count),
+                                     pause: max(0, pause), passes: max(0, passes), pass: 1)
                          : LoopState()
         case .clearLoop:
             loop = LoopState()
@@ -298,12 +307,22 @@ struct RenderState {
     }
 
     mutating func wrapLoop() {
-        report(.looped)
-        if loop.countdown > 0 && mode == .playing {
+        if loop.passes > 0 && loop.pass >= loop.passes && mode == .playing {
+            // The last pass: the audio ramps out from the end, the place goes back to A.
             handOffToFading()
             silenceMain()
             main.pos = loop.start
-            countdown = CountdownState(active: true, t0: clock, count: loop.countdown, index: 0,
+            loop.pass = 1
+            report(.loopFinished)
+            return
+        }
+        report(.looped)
+        if loop.pass < Int32.max { loop.pass &+= 1 }
+        if (loop.countdown > 0 || loop.pause > 0) && mode == .playing {
+            handOffToFading()
+            silenceMain()
+            main.pos = loop.start
+            countdown = CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countdown, index: 0,
                                        start: loop.start)
         } else {
             startCrossfade()

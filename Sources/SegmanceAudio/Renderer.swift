@@ -39,7 +39,11 @@ import SegmanceCore
 ///   `a[A+i]·(i/X) + a[E+i]·(1 - i/X)` (0 past the part's end), then exactly `a[A+i]`;
 ///   reported `looped`. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
 ///   (from E), `looped` is reported, then a countdown of n ticks with t0 = that frame
-///   and a start at A as for `play`.
+///   and a start at A as for `play`. With a pause P > 0 frames the same, with t0 = E's
+///   frame + P: exactly P frames of silence (besides the ramp-out) before the ticks, or
+///   before A's audio when n == 0. With `passes` m > 0: the pass that reaches E for the
+///   m-th time does not wrap: the audio ramps out from E, the position is A, reported
+///   `loopFinished`. Passes count from 1 at `setLoop` and `stop`.
 /// - **part end**, no loop: if a next part is set, its frame 0 is the very next output
 ///   frame, no ramp, reported `advanced`; the position counts in the new part and the
 ///   loop is cleared. Otherwise silence, reported `partEnded`; the position stays at the

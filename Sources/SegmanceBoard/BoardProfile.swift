@@ -181,7 +181,7 @@ public struct BoardProfile: Equatable, Sendable {
                                        rest: encoderRest == "high" ? .high : .low)
             }
         }
-        return ControlMap(buttons: buttons, encoder: encoder, timing: timing)
+        return ControlMap(buttons: buttons, encoder: encoder, chords: ControlMap.volumeChord, timing: timing)
     }
 }
 

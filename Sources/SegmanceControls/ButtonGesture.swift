@@ -10,6 +10,10 @@ import SegmanceCore
 /// - double press: a second press starting less than `doublePressWindow` after the first
 ///   release; reported at the second release. If the second press is held into a long
 ///   press instead, the first press and then the long press are reported.
+/// - chord (a button that can be held while the encoder turns, `chordable`): its long
+///   press is reported at the release, not while it is held, so that holding it to turn
+///   the encoder does not act first; once `chord()` was called for a press (the encoder
+///   turned), the press reports nothing at all.
 public struct ButtonGesture: Equatable, Sendable {
     public enum Phase: Equatable, Sendable {
         case idle
@@ -20,24 +24,29 @@ public struct ButtonGesture: Equatable, Sendable {
         case held
         /// Released once; waiting for the double-press window to close.
         case awaitingSecond(releasedAt: Int64)
+        /// Down, and used in a chord: its release reports nothing.
+        case chorded
     }
 
     public let button: Button
     public let longPress: Int64
     /// nil: this button does not recognise double presses and never waits.
     public let doublePressWindow: Int64?
+    /// Whether the button makes chords with the encoder (its long press comes at release).
+    public let chordable: Bool
     public private(set) var phase: Phase = .idle
 
-    public init(button: Button, longPress: Int64, doublePressWindow: Int64? = nil) {
+    public init(button: Button, longPress: Int64, doublePressWindow: Int64? = nil, chordable: Bool = false) {
         self.button = button
         self.longPress = longPress
         self.doublePressWindow = doublePressWindow
+        self.chordable = chordable
     }
 
     /// Whether the button is down.
     public var isPressed: Bool {
         switch phase {
-        case .pressed, .held: true
+        case .pressed, .held, .chorded: true
         case .idle, .awaitingSecond: false
         }
     }
@@ -45,10 +54,19 @@ public struct ButtonGesture: Equatable, Sendable {
     /// When `advance(to:)` will report something, or nil.
     public var deadline: Int64? {
         switch phase {
-        case .pressed(let since, _): since + longPress
+        case .pressed(let since, _): chordable ? nil : since + longPress
         case .awaitingSecond(let releasedAt): doublePressWindow.map { releasedAt + $0 }
-        case .idle, .held: nil
+        case .idle, .held, .chorded: nil
         }
+    }
+
+    /// The encoder turned while this button is down: the press is part of a chord and
+    /// reports nothing of its own. Returns false when the button is up.
+    @discardableResult
+    public mutating func chord() -> Bool {
+        guard isPressed else { return false }
+        phase = .chorded
+        return true
     }
 
     /// Reports whatever is due by `now` (a long press, a single press whose window closed).
@@ -62,7 +80,7 @@ public struct ButtonGesture: Equatable, Sendable {
         case .awaitingSecond:
             phase = .idle
             return [TimedEvent(.buttonPressed(button), at: due)]
-        case .idle, .held:
+        case .idle, .held, .chorded:
             return []
         }
     }
@@ -73,7 +91,7 @@ public struct ButtonGesture: Equatable, Sendable {
         switch phase {
         case .idle: phase = .pressed(since: timestamp, firstRelease: nil)
         case .awaitingSecond(let releasedAt): phase = .pressed(since: timestamp, firstRelease: releasedAt)
-        case .pressed, .held: break
+        case .pressed, .held, .chorded: break
         }
         return events
     }
@@ -82,6 +100,9 @@ public struct ButtonGesture: Equatable, Sendable {
     public mutating func release(at timestamp: Int64) -> [TimedEvent] {
         var events = advance(to: timestamp)
         switch phase {
+        case .pressed(let since, nil) where chordable && timestamp - since >= longPress:
+            phase = .idle
+            events.append(TimedEvent(.buttonLongPressed(button), at: timestamp))
         case .pressed(_, nil):
             if doublePressWindow != nil {
                 phase = .awaitingSecond(releasedAt: timestamp)
@@ -92,7 +113,7 @@ public struct ButtonGesture: Equatable, Sendable {
         case .pressed(_, .some):
             phase = .idle
             events.append(TimedEvent(.buttonDoublePressed(button), at: timestamp))
-        case .held:
+        case .held, .chorded:
             phase = .idle
         case .idle, .awaitingSecond:
             break
@@ -105,7 +126,7 @@ public struct ButtonGesture: Equatable, Sendable {
     public mutating func discardPress(at timestamp: Int64) -> [TimedEvent] {
         var events = advance(to: timestamp)
         switch phase {
-        case .pressed(_, nil), .held:
+        case .pressed(_, nil), .held, .chorded:
             phase = .idle
         case .pressed(_, .some(let firstRelease)):
             phase = .awaitingSecond(releasedAt: firstRelease)

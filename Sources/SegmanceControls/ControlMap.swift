@@ -10,19 +10,27 @@ public struct ControlMap: Equatable, Sendable {
     /// Buttons that recognise a double press. Only these wait for the double-press window
     /// before reporting a single press; every other button reports at its release.
     public var doublePress: Set<Button>
+    /// Buttons that, held while the encoder turns, make a chord: the detents come as
+    /// `encoderTurnedHolding(button, n)` and the button reports no press of its own; their
+    /// long press is reported at the release. PLAY held and the encoder turned is the volume.
+    public var chords: Set<Button>
     public var timing: Timing
     /// Encoder acceleration, by the time since the previous detent in the same direction.
     public var acceleration: [AccelerationStep]
 
     public init(buttons: [Int: Button], encoder: EncoderLines? = nil,
-                doublePress: Set<Button> = [.select], timing: Timing = Timing(),
+                doublePress: Set<Button> = [.select], chords: Set<Button> = [], timing: Timing = Timing(),
                 acceleration: [AccelerationStep] = AccelerationStep.defaultTable) {
         self.buttons = buttons
         self.encoder = encoder
         self.doublePress = doublePress
+        self.chords = chords
         self.timing = timing
         self.acceleration = acceleration
     }
+
+    /// The chords of the appliance's default map: PLAY held, encoder turned (the volume).
+    public static let volumeChord: Set<Button> = [.play]
 
     /// What is wrong with this map, one sentence each; empty when it is usable.
     public var problems: [String] {

@@ -37,7 +37,8 @@ public struct Controls: Sendable {
                     debouncer: Debouncer(interval: map.timing.debounce, level: levels[$0.key] ?? false)) }
         gestures = Button.allCases.map {
             ButtonGesture(button: $0, longPress: map.timing.longPress,
-                          doublePressWindow: map.doublePress.contains($0) ? map.timing.doublePressWindow : nil)
+                          doublePressWindow: map.doublePress.contains($0) ? map.timing.doublePressWindow : nil,
+                          chordable: map.chords.contains($0))
         }
         if let encoder = map.encoder {
             var initial: UInt8?
@@ -164,6 +165,11 @@ public struct Controls: Sendable {
 
     private mutating func turned(_ detents: Int, at time: Int64) -> [TimedEvent] {
         let steps = accelerator.turn(detents, at: time)
-        return steps == 0 ? [] : [TimedEvent(.encoderTurned(steps), at: time)]
+        guard steps != 0 else { return [] }
+        // A chord: the first chord button held (in button order) takes the detents.
+        for i in gestures.indices where gestures[i].chordable && gestures[i].chord() {
+            return [TimedEvent(.encoderTurnedHolding(gestures[i].button, steps), at: time)]
+        }
+        return [TimedEvent(.encoderTurned(steps), at: time)]
     }
 }

@@ -15,9 +15,17 @@ public struct LoopRegion: Equatable, Sendable {
     public var range: Range<FramePosition>
     /// Seconds of countdown ticks before each repeat; 0 = wrap seamlessly.
     public var countdownBeforeRepeat: Int
-    public init(range: Range<FramePosition>, countdownBeforeRepeat: Int = 0) {
+    /// Frames of silence before each repeat (before its ticks, when there are any).
+    public var pauseBeforeRepeat: FramePosition
+    /// Passes to play before stopping at the end (reported `loopFinished`);
+    /// 0 = repeat until changed.
+    public var passes: Int
+    public init(range: Range<FramePosition>, countdownBeforeRepeat: Int = 0,
+                pauseBeforeRepeat: FramePosition = 0, passes: Int = 0) {
         self.range = range
         self.countdownBeforeRepeat = countdownBeforeRepeat
+        self.pauseBeforeRepeat = pauseBeforeRepeat
+        self.passes = passes
     }
 }
 
@@ -59,6 +67,9 @@ public struct AudioReport: Equatable, Sendable {
         case advanced
         /// A loop wrapped from its end back to its start.
         case looped
+        /// A loop played its last pass (`LoopRegion.passes`): the output stopped at its end
+        /// and the position is back at its start.
+        case loopFinished
     }
     public var epoch: UInt32
     public var kind: Kind

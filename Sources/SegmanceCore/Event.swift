@@ -12,6 +12,9 @@ public enum Event: Equatable, Sendable {
     case buttonDoublePressed(Button)
     /// Encoder detents, acceleration already applied; positive is clockwise.
     case encoderTurned(Int)
+    /// Encoder detents turned while a button was held down (a chord: PLAY held and the
+    /// encoder turned is the volume). The held button reports no press of its own.
+    case encoderTurnedHolding(Button, Int)
     /// The monotonic clock, in nanoseconds. Expires messages, drives the marquee.
     case clock(Int64)
     /// A report from the audio side.

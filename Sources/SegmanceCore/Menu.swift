@@ -7,6 +7,9 @@ public struct Menu: Equatable, Sendable {
         case atPartEnd = "Part end"
         case volume = "Volume"
         case autoImport = "Auto import"
+        case loopPause = "Loop pause"
+        case loopPasses = "Stop after"
+        case lightIdle = "Dim after"
     }
 
     public enum Page: Equatable, Sendable {

@@ -72,8 +72,25 @@ enum MenuRules {
         case .autoImport:
             state.settings.autoImport = up
             return []
+        case .loopPause:
+            state.settings.loopPause = step(Settings.loopPauseChoices, state.settings.loopPause, detents)
+            return Player.loopEffects(&state)
+        case .loopPasses:
+            state.settings.loopPasses = step(Settings.loopPassesChoices, state.settings.loopPasses, detents)
+            return Player.loopEffects(&state)
+        case .lightIdle:
+            state.settings.lightIdle = step(Settings.lightIdleChoices, state.settings.lightIdle, detents)
+            // The idle time counts from this setting, the last control.
+            state.lastControl = state.now
+            return []
         }
     }
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }
+
+    /// The choice `detents` away from `value` (from the first when `value` is not one).
+    private static func step(_ choices: [Int], _ value: Int, _ detents: Int) -> Int {
+        let i = choices.firstIndex(of: value) ?? 0
+        return choices[clamp(i + detents, 0, choices.count - 1)]
+    }
 }

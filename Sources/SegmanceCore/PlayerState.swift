@@ -73,6 +73,22 @@ public struct PlayerState: Equatable, Sendable {
     public var stick: StickOffer?
     /// The import under way, if any.
     public var importing: ImportProgress?
+    /// The pass of the loop now playing, from 1: the counter on the screen.
+    public var loopPass: Int
+    /// Audio played forward (frames) since the resume point was last written; at
+    /// `Player.resumeSaveSeconds` it is written again.
+    public var unsavedPlay: FramePosition
+    /// Whether the backlight is lit (the frame carries it to the display).
+    public var backlight: Bool
+    /// When a control was last used (monotonic ns); followed only while the light can dim.
+    public var lastControl: Int64
+    /// The volume bar shows until then (ns), after the volume gesture.
+    public var volumeShownUntil: Int64?
+    /// The routine's title shows on the now-playing screen until then (ns): after a part
+    /// change and on the encoder's long push.
+    public var titleShownUntil: Int64?
+    /// The move the encoder points at in the moves view; nil follows the cues.
+    public var moveCursor: Int?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
@@ -92,6 +108,13 @@ public struct PlayerState: Equatable, Sendable {
         self.epoch = 0
         self.stick = nil
         self.importing = nil
+        self.loopPass = 1
+        self.unsavedPlay = 0
+        self.backlight = true
+        self.lastControl = 0
+        self.volumeShownUntil = nil
+        self.titleShownUntil = nil
+        self.moveCursor = nil
     }
 
     /// The routine in use, if any.
@@ -110,6 +133,21 @@ public struct PlayerState: Equatable, Sendable {
     public var stickOfferShown: Bool {
         guard let stick, !stick.dismissed, importing == nil, menu == nil else { return false }
         return true
+    }
+
+    /// The move the moves view shows: the one the encoder points at, else `currentMoveIndex`.
+    public var shownMoveIndex: Int? {
+        guard let part, !part.moves.isEmpty else { return nil }
+        if let moveCursor, part.moves.indices.contains(moveCursor) { return moveCursor }
+        return currentMoveIndex
+    }
+
+    /// Whether a loop (A–B or the whole part) is on, so its passes are counted.
+    public var loopIsOn: Bool {
+        switch loop {
+        case .part, .ab: true
+        case .off, .markedA: false
+        }
     }
 
     /// The index of the move to show: the last one whose cue has come, else the first.

@@ -12,6 +12,12 @@ public struct Settings: Equatable, Sendable {
     public static let countdownChoices = [0, 3, 5, 8, 10, 15, 20]
     /// Volume changes in steps of this many percent.
     public static let volumeStep = 5
+    /// The pauses offered between repeats of a loop, in seconds; 0 is none.
+    public static let loopPauseChoices = [0, 1, 2, 3, 4, 5, 8, 10]
+    /// The numbers of passes after which a loop stops; 0 is never.
+    public static let loopPassesChoices = [0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20]
+    /// The idle times after which the backlight dims, in seconds; 0 is never.
+    public static let lightIdleChoices = [0, 30, 60, 120, 300, 600]
 
     /// Seconds of ticks before playback starts; one of `countdownChoices`.
     public var countdown: Int
@@ -22,13 +28,28 @@ public struct Settings: Equatable, Sendable {
     public var volume: Int
     /// Import a stick as soon as it appears, instead of offering it ("Push to import").
     public var autoImport: Bool
+    /// Seconds of silence before each repeat of a loop (before its count-in, when one is
+    /// set); one of `loopPauseChoices`. Seconds, because parts have no beat grid yet: the
+    /// core turns the setting into frames in one place (`Player.loopPauseFrames`), where
+    /// a pause in beats will be converted with the part's grid.
+    public var loopPause: Int
+    /// A loop plays this many passes, then playback stops at its end (back at its start);
+    /// 0 = it repeats until changed. One of `loopPassesChoices`.
+    public var loopPasses: Int
+    /// Seconds without a control after which the backlight dims; 0 = it stays lit. One of
+    /// `lightIdleChoices`.
+    public var lightIdle: Int
 
     public init(countdown: Int = 0, countdownBeforeRepeat: Bool = false,
-                atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false) {
+                atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false,
+                loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0) {
         self.countdown = countdown
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.atPartEnd = atPartEnd
         self.volume = volume
         self.autoImport = autoImport
+        self.loopPause = loopPause
+        self.loopPasses = loopPasses
+        self.lightIdle = lightIdle
     }
 }

@@ -296,6 +296,8 @@ public final class Daemon {
         case .buttonLongPressed(let button): control = "long press \(button.rawValue)"
         case .buttonDoublePressed(let button): control = "double press \(button.rawValue)"
         case .encoderTurned(let detents): control = "turn \(detents > 0 ? "+" : "")\(detents)"
+        case .encoderTurnedHolding(let button, let detents):
+            control = "turn \(detents > 0 ? "+" : "")\(detents) holding \(button.rawValue)"
         default: return nil
         }
         let transport: String

@@ -29,13 +29,14 @@ public enum RenderWarmUp {
         var renderer = Renderer(sampleRate: rate, config: configuration.render)
         let r = Int64(rate)
         // Times in tenths of a second: a counted start (audio from 1.0), a seek, a seamless
-        // loop wrapping at 1.35, a counted one wrapping at 1.45 and resuming at 2.45, volume,
-        // pause, play, the next part taking over at 2.9, stop.
+        // loop wrapping at 1.35, a counted one of two passes wrapping at 1.45, pausing 0.02 s,
+        // resuming at 2.47 and finishing at 2.57, volume, pause, play, the next part taking
+        // over at 2.9, stop.
         func at(_ tenths: Int) -> Int { rate * tenths / 10 }
         let timeline: [(at: Int, command: RenderCommand)] = [
             (0, .load(slice)), (0, .setVolume(100)), (0, .play(from: 0, countdown: 1)),
             (at(11), .seek(r / 4)), (at(12), .setLoop(start: r / 4, end: r / 2, countdownBeforeRepeat: 0)),
-            (at(14), .setLoop(start: r / 4, end: r * 35 / 100, countdownBeforeRepeat: 1)),
+            (at(14), .setLoop(start: r / 4, end: r * 35 / 100, countdownBeforeRepeat: 1, pauseFrames: r / 50, passes: 2)),
             (at(26), .clearLoop), (at(26), .setVolume(60)), (at(27), .pause),
             (at(28), .play(from: r / 2, countdown: 0)), (at(28), .setNext(slice.slice(from: 0, length: r / 2))),
             (at(29), .seek(r * 19 / 10)), (at(32), .stop),

@@ -225,7 +225,8 @@ public final class Library: Sendable {
 
     static func settingRows(_ s: Settings) -> [(String, String)] {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
-         ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0")]
+         ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
+         ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)")]
     }
 
     /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
@@ -240,6 +241,9 @@ public final class Library: Sendable {
         if let v = values["atPartEnd"].flatMap(PartEndBehavior.init(rawValue:)) { s.atPartEnd = v }
         if let v = values["volume"].flatMap(Int.init), (0...100).contains(v) { s.volume = v }
         if let v = values["autoImport"] { s.autoImport = v == "1" }
+        if let v = values["loopPause"].flatMap(Int.init), Settings.loopPauseChoices.contains(v) { s.loopPause = v }
+        if let v = values["loopPasses"].flatMap(Int.init), Settings.loopPassesChoices.contains(v) { s.loopPasses = v }
+        if let v = values["lightIdle"].flatMap(Int.init), Settings.lightIdleChoices.contains(v) { s.lightIdle = v }
         return s
     }
 

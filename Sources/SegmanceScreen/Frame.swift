@@ -14,6 +14,28 @@ public struct Frame: Equatable, Sendable {
     /// The clock's whole seconds are left out (the audio side reports each new second as
     /// it plays). Nil when nothing else on it follows the position. Not part of equality.
     public var changesAtPosition: Int64?
+    /// The glyphs cells 0...7 show (see `GlyphSet`).
+    public var glyphs: GlyphSet = .symbols
+    /// Whether the backlight is lit.
+    public var backlight = true
+    /// A number drawn in `BigDigits` on it, for displays that draw big numbers their own
+    /// way (LCDproc's `num` widget). The cells hold it too. Not part of equality.
+    public var bigNumber: BigNumber?
+
+    /// A number two rows high: its value and where its top left cell is.
+    public struct BigNumber: Equatable, Sendable {
+        public var value: Int
+        public var row: Int
+        public var column: Int
+        /// Cells it takes on each of its two rows.
+        public var width: Int
+        public init(value: Int, row: Int, column: Int, width: Int) {
+            self.value = value
+            self.row = row
+            self.column = column
+            self.width = width
+        }
+    }
 
     /// A blank frame.
     public init(columns: Int, rows: Int) {
@@ -24,6 +46,7 @@ public struct Frame: Equatable, Sendable {
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
         lhs.columns == rhs.columns && lhs.rows == rhs.rows && lhs.cells == rhs.cells
+            && lhs.glyphs == rhs.glyphs && lhs.backlight == rhs.backlight
     }
 
     /// Notes that the frame changes by itself at `time` (the earliest such time is kept).
@@ -57,7 +80,7 @@ public struct Frame: Equatable, Sendable {
     public var text: [String] {
         (0..<rows).map { r in
             String(row(r).map { b -> Character in
-                if let g = Glyph(rawValue: b) { return g.standIn }
+                if b < 8 { return glyphs.standIn(b) }
                 if b == Glyph.fullBlock { return "█" }
                 return Character(Unicode.Scalar(b))
             })

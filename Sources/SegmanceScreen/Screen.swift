@@ -3,16 +3,22 @@ import SegmanceCore
 /// `render(state, columns, rows) -> Frame`: what the LCD shows for a state. Pure.
 public enum Screen {
     /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out).
-    /// Priority: a notice, the menu, a stick on offer, import progress (unless playing),
-    /// the countdown, the moves view, now playing.
+    /// Priority: a notice, the menu, the volume bar, a stick on offer, import progress
+    /// (unless playing), the countdown, the moves view, now playing. The frame carries the
+    /// backlight, and expires when it dims.
     public static func render(_ state: PlayerState, columns: Int, rows: Int) -> Frame {
         var f = Frame(columns: columns, rows: rows)
         let now = state.now
+        f.backlight = state.backlight
+        if state.backlight, let dim = Player.lightDimsAt(state) { f.expire(at: dim) }
         if let shown = state.notice, now < shown.until {
             notice(shown.notice, into: &f, now: now)
             f.expire(at: shown.until)
         } else if let menu = state.menu {
             self.menu(menu, state, into: &f, now: now)
+        } else if let until = state.volumeShownUntil, now < until {
+            volume(state.settings.volume, into: &f)
+            f.expire(at: until)
         } else if state.stickOfferShown, let stick = state.stick {
             offer(stick, into: &f, now: now)
         } else if let progress = state.importing, !isRunning(state.transport) {
@@ -35,7 +41,13 @@ public enum Screen {
     private static func nowPlaying(_ state: PlayerState, into f: inout Frame, now: Int64) {
         guard let routine = state.routine, let part = state.part else { return }
         let top = f.rows >= 4 ? 1 : 0
-        if f.rows >= 4 { f.line(routine.title, row: 0, now: now) }
+        let counter = passCounter(state, loop: Glyph.loop.rawValue)
+        if f.rows >= 4 {
+            // The routine's title, and the loop's pass at its right end.
+            let width = f.columns - (counter.isEmpty ? 0 : counter.count + 1)
+            f.scroll(LCDText.bytes(routine.title), width: width, row: 0, now: now)
+            f.put(counter, row: 0, column: f.columns - counter.count)
+        }
         // "▶ 2/3 Groove" with the loop markers at the right end.
         let markers = loopMarkers(state.loop)
         let head = [transportGlyph(state.transport).rawValue, 0x20]
@@ -59,9 +71,31 @@ public enum Screen {
                 f.put([Glyph.note.rawValue, 0x20], row: 3)
                 f.scroll(moveLine(part.moves[m]), width: f.columns - 2, row: 3, column: 2, now: now)
             }
+        } else if let until = state.titleShownUntil, now < until {
+            // Which routine: its title in place of the clock, for a moment.
+            f.line(routine.title, row: 1, now: now)
+            f.expire(at: until)
         } else {
             f.put(LCDText.bytes("\(position)/\(length)"), row: 1)
+            f.put(counter, row: 1, column: f.columns - counter.count)
         }
+    }
+
+    /// "⟲2/4" (pass 2 of a loop that stops after 4) or "⟲x3" (pass 3 of an endless loop)
+    /// while a loop is on; empty otherwise. `loop` is the loop glyph's slot in the frame's set.
+    static func passCounter(_ state: PlayerState, loop: UInt8) -> [UInt8] {
+        guard state.loopIsOn else { return [] }
+        let passes = state.settings.loopPasses
+        return [loop] + LCDText.bytes(passes > 0 ? "\(state.loopPass)/\(passes)" : "x\(state.loopPass)")
+    }
+
+    /// The volume gesture: "Volume 80%" and a bar.
+    private static func volume(_ volume: Int, into f: inout Frame) {
+        let top = f.rows >= 4 ? 1 : 0
+        let percent = LCDText.bytes("\(volume)%")
+        f.put(LCDText.bytes("Volume"), row: top)
+        f.put(percent, row: top, column: f.columns - percent.count)
+        f.put(bar(Int64(volume), of: 100, width: f.columns), row: top + 1)
     }
 
     private static func offer(_ stick: StickOffer, into f: inout Frame, now: Int64) {
@@ -86,23 +120,35 @@ public enum Screen {
         }
     }
 
+    /// The count-in: the seconds left in numerals two rows high at the right; "Ready in"
+    /// and the part (with the loop's pass before a repeat) at the left.
     private static func countdown(_ countdown: Countdown, _ state: PlayerState, into f: inout Frame, now: Int64) {
         guard let routine = state.routine, let part = state.part else { return }
-        let count = LCDText.bytes("Ready in \(countdown.remaining)")
+        f.glyphs = .bigDigits
+        let digits = BigDigits.rows(countdown.remaining)
+        let top = f.rows >= 4 ? 1 : 0
+        let column = max(0, f.columns - digits.top.count)
+        f.put(digits.top, row: top, column: column)
+        f.put(digits.bottom, row: top + 1, column: column)
+        f.bigNumber = Frame.BigNumber(value: countdown.remaining, row: top, column: column, width: digits.top.count)
+        let width = max(0, column - 1)
+        f.put(Array(LCDText.bytes("Ready in").prefix(width)), row: top)
+        let counter = passCounter(state, loop: BigDigitGlyph.loop.rawValue)
         if f.rows >= 4 {
             f.line(routine.title, row: 0, now: now)
-            f.put(count, row: 1, column: max(0, (f.columns - count.count) / 2))
+            f.put(Array(counter.prefix(width)), row: 2)
             f.line("\(state.partIndex + 1)/\(routine.parts.count) \(part.title)", row: 3, now: now)
         } else {
-            f.put(count, row: 0, column: max(0, (f.columns - count.count) / 2))
-            f.line(part.title, row: 1, now: now)
+            let head = counter.isEmpty ? [] : counter + [0x20]
+            f.put(head, row: 1)
+            f.scroll(LCDText.bytes(part.title), width: max(0, width - head.count), row: 1, column: head.count, now: now)
         }
     }
 
     private static func moves(_ state: PlayerState, into f: inout Frame, now: Int64) {
         // The transport symbol leads the first row here too: it always shows the real state.
         let glyph = transportGlyph(state.transport).rawValue
-        guard let part = state.part, let m = state.currentMoveIndex else {
+        guard let part = state.part, let m = state.shownMoveIndex else {
             f.put([glyph, 0x20] + LCDText.bytes("No moves"), row: 0)
             if let part = state.part { f.line(part.title, row: 1, now: now) }
             return
@@ -112,8 +158,10 @@ public enum Screen {
             let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("\(index + 1)/\(part.moves.count) ")
             f.put(head, row: row)
             f.scroll(LCDText.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
+            // The cue first, when it has one: the encoder push plays from there.
+            let cue = move.cue.map { Clock.minutesSeconds($0, sampleRate: state.sampleRate) + " " } ?? ""
             let detail = move.note.isEmpty ? move.type.name : "\(move.type.name): \(move.note)"
-            f.line(detail, row: row + 1, now: now)
+            f.line(cue + detail, row: row + 1, now: now)
         }
         show(m, at: 0)
         if f.rows >= 4, m + 1 < part.moves.count { show(m + 1, at: 2) }
@@ -131,7 +179,11 @@ public enum Screen {
             let items = Menu.Item.allCases
             list(items.map { ($0.rawValue, value(of: $0, state)) }, cursor: menu.cursor, into: &f, now: now)
         case .routines:
-            list(state.routines.map { ($0.title, "") }, cursor: menu.cursor, into: &f, now: now)
+            // The place in the list ("3/12") beside the routine under the cursor.
+            let count = state.routines.count
+            list(state.routines.enumerated().map { i, routine in
+                (routine.title, i == menu.cursor ? "\(i + 1)/\(count)" : "")
+            }, cursor: menu.cursor, into: &f, now: now)
         case .editing(let item):
             f.line(item.rawValue, row: 0, now: now)
             let v = LCDText.bytes("< \(value(of: item, state)) >")
@@ -179,6 +231,11 @@ public enum Screen {
         case .atPartEnd: return s.atPartEnd == .stop ? "Stop" : "Next"
         case .volume: return "\(s.volume)%"
         case .autoImport: return s.autoImport ? "On" : "Off"
+        case .loopPause: return s.loopPause == 0 ? "Off" : "\(s.loopPause) s"
+        case .loopPasses: return s.loopPasses == 0 ? "Off" : "\(s.loopPasses)x"
+        case .lightIdle:
+            if s.lightIdle == 0 { return "Never" }
+            return s.lightIdle < 60 ? "\(s.lightIdle) s" : "\(s.lightIdle / 60) min"
         }
     }
 

@@ -1,6 +1,7 @@
 import SegmanceScreen
 
-/// Every LCD frame with the time it appeared: "   12.345 |row 0|row 1|".
+/// Every LCD frame with the time it appeared: "   12.345 |row 0|row 1|", followed by
+/// " dark" while the backlight is off.
 public struct FrameLog {
     public private(set) var lines: [String] = []
     private var last: Frame?
@@ -11,7 +12,7 @@ public struct FrameLog {
     public mutating func record(_ frame: Frame, at time: Int64) {
         guard frame != last else { return }
         last = frame
-        lines.append(Self.stamp(time) + " |" + frame.text.joined(separator: "|") + "|")
+        lines.append(Self.stamp(time) + " |" + frame.text.joined(separator: "|") + "|" + (frame.backlight ? "" : " dark"))
     }
 
     /// "   12.345": seconds with milliseconds, right-aligned.

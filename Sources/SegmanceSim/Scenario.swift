@@ -8,6 +8,7 @@ import SegmanceCore
 ///     20.0  hold prev 0.8     # long press
 ///     21.0  bounce next       # a press with contact bounce
 ///     22.0  double select     # two taps 150 ms apart
+///     23.0  chord play +3     # PLAY held while the encoder turns 3 detents (the volume)
 ///     25.0  stick fixtures/stick-1
 ///     31.0  unstick
 ///     40.0  end
@@ -20,6 +21,9 @@ public struct Scenario: Equatable, Sendable {
         case press(Button)
         case release(Button)
         case turn(Int, fast: Bool)
+        /// The button held while the encoder turns: down, the detents 100 ms later, up
+        /// 100 ms after the last.
+        case chord(Button, Int)
         case stick(String)
         case unstick
         case end
@@ -83,13 +87,18 @@ public struct Scenario: Equatable, Sendable {
                     throw fail("turn takes a count and optionally 'fast'")
                 }
                 action = .turn(n, fast: args.count == 2)
+            case "chord":
+                let b = try button()
+                guard args.count == 2, let n = Int(args[1].hasPrefix("+") ? String(args[1].dropFirst()) : args[1]), n != 0
+                else { throw fail("chord needs a button and a non-zero number of detents, e.g. 'chord play +3'") }
+                action = .chord(b, n)
             case "stick":
                 guard !args.isEmpty else { throw fail("stick needs a folder") }
                 action = .stick(args.joined(separator: " "))
             case "unstick": action = .unstick
             case "end": action = .end
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, stick, unstick, end)")
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, stick, unstick, end)")
             }
             steps.append(Step(time: time, action: action, line: line))
         }

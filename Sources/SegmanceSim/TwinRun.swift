@@ -74,6 +74,7 @@ public struct TwinRun {
         defer { buffer.deallocate() }
         var frames = FrameLog()
         var next = 0
+        var handled = 0
         var frame: Int64 = 0
         frames.record(appliance.frame, at: 0)
         while frame < totalFrames {
@@ -92,6 +93,10 @@ public struct TwinRun {
                 }
             }
             appliance.advance(to: now)
+            // What the inputs changed shows before the audio side answers, as on the device
+            // (marking B shows the loop's first pass until the wrap is reported).
+            if next > handled { frames.record(appliance.frame, at: now) }
+            handled = next
             let count = Int(min(Int64(periodFrames), totalFrames - frame))
             appliance.render(into: buffer, frames: count)
             sink(buffer, count)

@@ -24,7 +24,8 @@ public struct VirtualBoard: Sendable {
     /// The control map the twin's `Controls` use for this board.
     public var controlMap: ControlMap {
         ControlMap(buttons: Dictionary(uniqueKeysWithValues: buttonLines.map { ($0.value, $0.key) }),
-                   encoder: EncoderLines(a: encoderA, b: encoderB, stepsPerDetent: .four, rest: .low))
+                   encoder: EncoderLines(a: encoderA, b: encoderB, stepsPerDetent: .four, rest: .low),
+                   chords: ControlMap.volumeChord)
     }
 
     /// The edges for one scenario action at `time`.
@@ -57,6 +58,10 @@ public struct VirtualBoard: Sendable {
             return edges
         case .turn(let detents, let fast):
             return turn(detents, fast: fast, at: time)
+        case .chord(let b, let detents):
+            let turning = time + 100_000_000
+            let done = turning + Int64(abs(detents)) * slowDetentNanoseconds
+            return press(b, at: time) + turn(detents, fast: false, at: turning) + release(b, at: done + 100_000_000)
         case .stick, .unstick, .end:
             return []
         }

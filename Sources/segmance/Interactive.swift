@@ -25,7 +25,7 @@ struct Interactive {
     static let help = [
         "space play/pause   s stop   , . part   < > routine",
         "l loop A/B   L part loop   ← → seek   enter menu",
-        "backspace back   m moves view   q quit",
+        "backspace back/title   m moves view   + - volume   q quit",
     ]
 
     func run() throws {

@@ -70,6 +70,8 @@ final class RawTerminal {
             case "\r", "\n": keys.append(.event(.buttonPressed(.select)))
             case "\u{7F}", "\u{08}": keys.append(.event(.buttonLongPressed(.select)))
             case "m": keys.append(.event(.buttonDoublePressed(.select)))
+            case "+", "=": keys.append(.event(.encoderTurnedHolding(.play, 1)))
+            case "-": keys.append(.event(.encoderTurnedHolding(.play, -1)))
             case "q", "\u{03}": keys.append(.quit)
             default: break
             }

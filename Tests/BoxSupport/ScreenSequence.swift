@@ -8,7 +8,11 @@
 /// Those digits are masked (`#`) before comparing. Between two frames the LCD passes
 /// through screens where only some of the changed cells are written yet (the driver sends
 /// the changed runs one after the other); a screen whose every cell is that of the frame
-/// before or of the frame after is such a redraw, and is allowed.
+/// before or of the frame after is such a redraw, and is allowed. When the two frames use
+/// different glyph sets (the count-in's big digits and the symbols), the driver loads CGRAM
+/// before it writes the cells: for a moment a cell that showed a custom glyph shows the new
+/// set's glyph of the same code, so in such a redraw a glyph where the frame before had a
+/// glyph is allowed too.
 public enum ScreenSequence {
     /// A screen: its rows as text (glyphs by their stand-ins).
     public typealias Screen = [String]
@@ -49,15 +53,29 @@ public enum ScreenSequence {
     /// masked clock digit (`#`): a clock half written is not yet a clock to `normalize`.
     public static func isRedraw(_ screen: Screen, from: Screen, to: Screen) -> Bool {
         guard screen.count == from.count, screen.count == to.count else { return false }
+        let reload = usesBigDigits(from) != usesBigDigits(to)
         for ((row, a), b) in zip(zip(screen, from), to) {
             let cells = Array(row), before = Array(a), after = Array(b)
             guard cells.count == before.count, cells.count == after.count else { return false }
             for k in cells.indices where cells[k] != before[k] && cells[k] != after[k] {
                 let digit = cells[k].isASCII && cells[k].isNumber
-                if !(digit && (before[k] == "#" || after[k] == "#")) { return false }
+                if digit && (before[k] == "#" || after[k] == "#") { continue }
+                if reload && glyphStandIns.contains(cells[k]) && glyphStandIns.contains(before[k]) { continue }
+                return false
             }
         }
         return true
+    }
+
+    /// The stand-ins of every custom glyph of both sets (`GlyphSet`; BoxSupportTests checks
+    /// them against SegmanceScreen's).
+    public static let glyphStandIns: Set<Character> = ["▶", "‖", "■", "⟲", "Ⓐ", "Ⓑ", "▌", "♪", "▀", "▄", "≣"]
+    /// The stand-ins of the pieces numerals are built of: only the `bigDigits` set has them.
+    public static let bigDigitPieces: Set<Character> = ["▀", "▄", "≣"]
+
+    /// Whether a screen shows pieces of big digits.
+    static func usesBigDigits(_ screen: Screen) -> Bool {
+        screen.contains { $0.contains { bigDigitPieces.contains($0) } }
     }
 
     /// nil when `observed` (the LCD, in order, redraws included) shows exactly `expected`

@@ -47,7 +47,9 @@ public struct ControlRecord: Equatable, Sendable {
 /// Modelled: PLAY from stopped or paused (with the routine's countdown) and to pause,
 /// LOOP (mark A, mark B at the current position, which wraps to A at once), NEXT while
 /// playing (the next part counts in from its start), encoder ±1 while playing with no
-/// A–B loop. Anything else throws: it would need a model it does not have.
+/// A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1 holding play": PLAY goes
+/// down before the detent and up after it; the music moves on). Anything else throws: it
+/// would need a model it does not have.
 public struct TwinScenario: Sendable {
     public var rate: Int64 = 48_000
     /// The twin's period (`TwinRun.periodFrames`).
@@ -135,6 +137,8 @@ public struct TwinScenario: Sendable {
                 anchor = (frame + countdownSeconds * rate, 0)
                 markA = nil
                 loopOn = false
+            case "turn +1 holding play" where playing(record), "turn -1 holding play" where playing(record):
+                frame = try boundary(for: record)
             case "turn +1" where playing(record) && !loopOn, "turn -1" where playing(record) && !loopOn:
                 frame = try boundary(for: record)
                 let step = record.action == "turn +1" ? rate : -rate
@@ -146,8 +150,12 @@ public struct TwinScenario: Sendable {
             if record.action.hasPrefix("turn") {
                 // Four quadrature steps a detent; the detent is recognised at the fourth.
                 let start = release - detentNanoseconds * 3 / 4
-                guard start > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
-                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5))")
+                let chord = record.action.hasSuffix(" holding play")
+                let first = chord ? start - pressNanoseconds : start
+                guard first > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+                if chord { lines.append("\(Self.seconds(first))  press play") }
+                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
+                if chord { lines.append("\(Self.seconds(release + pressNanoseconds))  release play") }
             } else {
                 let button = record.action.split(separator: " ").last!
                 let press = release - pressNanoseconds

@@ -61,6 +61,23 @@ import Testing
         #expect(state.position == 144_000 + 240)
     }
 
+    /// The volume chord as the daemon logs it: PLAY down before the detent, up after it,
+    /// the volume set where the daemon set it, the music moving on.
+    @Test func theVolumeChordIsPlacedWithPlayHeldAroundItsDetent() throws {
+        var records = Self.records()
+        records.insert(ControlRecord(action: "turn -1 holding play", part: 2, frame: 108_800, transport: "playing"), at: 5)
+        let placement = try TwinScenario(countdownSeconds: 3).place(records)
+        // The +1 s seek at 14 s put part 2 at its frame 96 000 there: 108 800 is 0.2667 s later.
+        #expect(placement.controlFrames[5] == 684_800)
+        #expect(placement.commandFrames.contains(684_800))
+        #expect(placement.text.contains("14.074166666  press play\n14.154166666  turn -1\n14.346666666  release play\n"),
+                "\(placement.text)")
+        let (output, _) = try Rig().run(placement.text)
+        #expect(output.finalState.settings.volume == 75)
+        #expect(output.frames.lines.contains { $0.contains("|Volume       75%|████████████    |") })
+        #expect(output.finalState.transport == .paused, "the chord neither paused nor played; the last PLAY paused")
+    }
+
     @Test func aControlOffTheTwinsPeriodGridOrOutOfItsModelIsRefused() {
         var records = Self.records()
         records[1].frame = 96_001
@@ -99,7 +116,7 @@ import Testing
         let (output, _) = try Rig().run(placement.text)
         let frames = ScreenSequence.parseFrameLog(output.frames.text, columns: 16)
         #expect(frames.count == output.frames.lines.count)
-        #expect(frames.contains(["▶ 1/3 Intro   ⒶⒷ", "0:02/0:20       "]), "\(frames)")
+        #expect(frames.contains(["▶ 1/3 Intro   ⒶⒷ", "0:02/0:20    ⟲x2"]), "\(frames)")
         let blank = [String(repeating: " ", count: 16), String(repeating: " ", count: 16)]
         let expected = [blank] + frames
 
@@ -122,7 +139,7 @@ import Testing
         #expect(ScreenSequence.mismatch(observed: observed, expected: expected) == nil)
 
         // A frame the LCD never showed, a wrong part number, a screen from nowhere.
-        let countdown = try #require(frames.firstIndex { $0[0].contains("Ready in 2") })
+        let countdown = try #require(frames.firstIndex { $0[0].hasPrefix("Ready in") && $0[1].hasSuffix("█▄▄") })
         var missing = observed
         missing.removeAll { $0 == frames[countdown] }
         #expect(ScreenSequence.mismatch(observed: missing, expected: expected) != nil)

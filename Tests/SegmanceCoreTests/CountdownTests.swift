@@ -91,7 +91,7 @@ import Testing
         state.transport = .playing
         state.loop = .part
         var store = TestStore(state)
-        store.send(F.report(store.state, .looped))
+        store.send(F.report(store.state, .looped)) { $0.loopPass = 2 }
         store.send(F.report(store.state, .countdownTick(remaining: 2))) {
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .playing))
         }

@@ -98,13 +98,17 @@ import Testing
             $0.loop = .ab(saved)
             $0.position = saved.a
             $0.epoch = e
+            $0.titleShownUntil = $0.now + Player.titleDuration
         }
     }
 
     @Test func theLoopWrappingReportsPutsThePositionAtA() {
         var store = playingAt(17.9)
         store.state.loop = .ab(ABLoop(a: F.s(10), b: F.s(18)))
-        store.send(F.report(store.state, .looped)) { $0.position = F.s(10) }
+        store.send(F.report(store.state, .looped)) {
+            $0.position = F.s(10)
+            $0.loopPass = 2
+        }
     }
 
     @Test func autoAdvanceIsSuspendedWhileALoopIsOn() {

@@ -15,6 +15,7 @@ import Testing
         store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: nil) + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
+            $0.titleShownUntil = $0.now + Player.titleDuration
         }
     }
 
@@ -31,6 +32,8 @@ import Testing
             $0.position = 0
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
             $0.epoch = e + 1
+            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.unsavedPlay = 0
         }
     }
 
@@ -54,6 +57,7 @@ import Testing
             $0.partIndex = 0
             $0.position = 0
             $0.epoch = e
+            $0.titleShownUntil = $0.now + Player.titleDuration
         }
     }
 
@@ -119,6 +123,7 @@ import Testing
                    + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
+            $0.titleShownUntil = $0.now + Player.titleDuration
         }
         _ = Player.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .advanced), [

@@ -16,11 +16,15 @@ import Testing
     @Test func playPauseResumeKeepsThePosition() {
         var store = TestStore(F.loaded())
         _ = Player.reduce(&store.state, .buttonPressed(.play))
-        store.send(F.report(store.state, .position(F.s(12)))) { $0.position = F.s(12) }
+        store.send(F.report(store.state, .position(F.s(12)))) {
+            $0.position = F.s(12)
+            $0.unsavedPlay = F.s(12)
+        }
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.pause, epoch: e), F.resume(F.salsa, 0, at: F.s(12))]) {
             $0.transport = .paused
             $0.epoch = e
+            $0.unsavedPlay = 0
         }
         store.send(.buttonPressed(.play), [.audio(.play(from: F.s(12), countdown: 0), epoch: e + 1)]) {
             $0.transport = .playing
@@ -37,6 +41,7 @@ import Testing
             $0.transport = .stopped
             $0.position = 0
             $0.epoch = e
+            $0.unsavedPlay = 0
         }
     }
 
@@ -146,11 +151,15 @@ import Testing
     @Test func shuttingDownWhilePlayingPausesAndKeepsThePlace() {
         var store = TestStore(F.loaded())
         _ = Player.reduce(&store.state, .buttonPressed(.play))
-        store.send(F.report(store.state, .position(F.s(12)))) { $0.position = F.s(12) }
+        store.send(F.report(store.state, .position(F.s(12)))) {
+            $0.position = F.s(12)
+            $0.unsavedPlay = F.s(12)
+        }
         let e = store.state.epoch + 1
         store.send(.shuttingDown, [.audio(.pause, epoch: e), F.resume(F.salsa, 0, at: F.s(12))]) {
             $0.transport = .paused
             $0.epoch = e
+            $0.unsavedPlay = 0
         }
     }
 

@@ -12,6 +12,7 @@ import Testing
         #expect(kinds.contains { if case .started = $0 { true } else { false } })
         #expect(kinds.contains { if case .position = $0 { true } else { false } })
         #expect(kinds.filter { $0 == .looped }.count >= 2, "a seamless and a counted loop repeat")
+        #expect(kinds.contains(.loopFinished), "a loop's last pass")
         #expect(kinds.contains(.advanced), "the next part took over")
     }
 }

@@ -70,13 +70,13 @@ import SegmanceCore
     @Test func countdownBothSizes() {
         let state = Self.state { $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped)) }
         #expect(Screen.render(state, columns: 16, rows: 2).text == [
-            "   Ready in 3   ",
-            "Groove          ",
+            "Ready in     ≣≣█",
+            "Groove       ▄▄█",
         ])
         #expect(Screen.render(state, columns: 20, rows: 4).text == [
             "Street Jam          ",
-            "     Ready in 3     ",
-            "                    ",
+            "Ready in         ≣≣█",
+            "                 ▄▄█",
             "2/3 Groove          ",
         ])
     }
@@ -90,9 +90,9 @@ import SegmanceCore
         let after = Self.state { $0.view = .moves; $0.position = Self.s(8) }
         #expect(Screen.render(after, columns: 20, rows: 4).text == [
             "▶ 2/3 3-ball cascade",
-            "Juggle: eyes up     ",
+            "0:08 Juggle: eyes up",
             "♪ 3/3 Spin out      ",
-            "Transition          ",
+            "0:24 Transition     ",
         ])
     }
 
@@ -120,7 +120,7 @@ import SegmanceCore
         ])
         let routines = Self.state { $0.menu = Menu(page: .routines, cursor: 0) }
         #expect(Screen.render(routines, columns: 16, rows: 2).text == [
-            ">Street Jam     ",
+            ">Street Jam  1/1",
             "                ",
         ])
     }

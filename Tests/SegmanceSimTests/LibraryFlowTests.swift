@@ -43,7 +43,7 @@ import Glibc
         let library = try Library(directory: try temp.make("library"))
         let (_, output) = try run("1.0 stick \(stick)\n5.0 tap select\n6.0 tap play\n8.0 end", library: library)
         let lines = output.frames.lines
-        #expect(lines.contains { $0.hasPrefix("    1.002 |Stick found     |1 routine       |") })
+        #expect(lines.contains { $0.hasPrefix("    1.000 |Stick found     |1 routine       |") })
         // When the notice has had its 3 s, the offer waits for the push.
         #expect(lines.contains { $0.hasPrefix("    4.002 |Stick: 1 routine|Push to import  |") })
         #expect(output.finalState.routine?.title == "Counting")

@@ -115,10 +115,10 @@ import Glibc
         let source = Self.source(frames: Self.rate)
         #expect(Array(out[(start + ramp) * 2..<(start + 20_000) * 2]) == Array(source[ramp * 2..<20_000 * 2]))
         #expect(result.finalState.transport == .playing)
-        // The LCD counted down 3, 2, 1 at those times, then showed the play symbol.
+        // The LCD counted down 3, 2, 1 (in big digits) at those times, then showed the play symbol.
         let lines = result.frames.lines
-        #expect(lines.contains { $0.contains("Ready in 3") })
-        let two = lines.first { $0.contains("Ready in 2") }
+        #expect(lines.contains { $0.contains("|Ready in     ≣≣█|Count        ▄▄█|") })
+        let two = lines.first { $0.contains("|Ready in     ≣≣█|Count        █▄▄|") }
         #expect(two?.hasPrefix("    1.0") == true, "\(two ?? "none")")
         #expect(lines.contains { $0.contains("▶ 1/1 Count") })
     }
@@ -142,7 +142,7 @@ import Glibc
         let second = try Self.run(text, stick: dir)
         #expect(first.samples == second.samples)
         #expect(first.output.frames.text == second.output.frames.text)
-        #expect(first.samples.count == 49 * Self.rate * 2)
+        #expect(first.samples.count == 94 * Self.rate * 2)
         #expect(first.output.frames.lines.count > 40)
     }
 }

@@ -18,7 +18,10 @@ final class LCDTrace: @unchecked Sendable {
 
     let adapter: Int
     let address: Int
-    private let state: Mutex<(model: HD44780Model, screens: [Shown], problem: String?)>
+    /// The model, the screens so far, what went wrong, and the glyph set CGRAM held last
+    /// (while a set is being loaded CGRAM matches none, and the cells keep their old shapes
+    /// until the load ends: the frame after it is what shows).
+    private let state: Mutex<(model: HD44780Model, screens: [Shown], problem: String?, glyphs: GlyphSet)>
     private let stopping = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
     private let columns: Int
@@ -30,7 +33,7 @@ final class LCDTrace: @unchecked Sendable {
         self.address = address
         self.columns = columns
         self.rows = rows
-        state = Mutex((HD44780Model(pinMap: pinMap, columns: columns, rows: rows), [], nil))
+        state = Mutex((HD44780Model(pinMap: pinMap, columns: columns, rows: rows), [], nil, .symbols))
         try Box.truncate(Self.tracing + "/trace")
         let fd = open(Self.tracing + "/trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw BoxError("cannot open trace_pipe: \(String(cString: strerror(errno)))") }
@@ -88,15 +91,17 @@ final class LCDTrace: @unchecked Sendable {
         state.withLock { s in
             for byte in bytes {
                 s.model.receive(byte)
-                let screen = text(of: s.model)
+                if let set = GlyphSet(patterns: s.model.glyphs) { s.glyphs = set }
+                let screen = text(of: s.model, glyphs: s.glyphs)
                 if screen != s.screens.last?.rows { s.screens.append(Shown(rows: screen, time: now)) }
             }
         }
     }
 
-    private func text(of model: HD44780Model) -> [String] {
+    private func text(of model: HD44780Model, glyphs: GlyphSet) -> [String] {
         var frame = Frame(columns: columns, rows: rows)
         frame.cells = model.screen.flatMap { $0 }
+        frame.glyphs = glyphs
         return frame.text
     }
 

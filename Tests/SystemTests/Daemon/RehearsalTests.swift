@@ -15,9 +15,10 @@ extension SystemTests {
         /// The play/pause ramp and the crossfades at seams and seeks (5 ms).
         static let rampFrames = 240
 
-        /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in and
-        /// plays, LOOP twice makes an A–B loop, NEXT changes part, a detent seeks, PLAY
-        /// pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
+        /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in (in
+        /// big digits) and plays, LOOP twice makes an A–B loop whose passes are counted on
+        /// the LCD, NEXT changes part, a detent seeks, PLAY held while the encoder turns
+        /// lowers the volume (a bar on the LCD, the music plays on), PLAY pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
         /// the loopback card and in the daemon's log; then the twin plays the same controls
         /// at the frames the daemon logged, and the LCD's screens and the captured audio
         /// must be the twin's.
@@ -28,6 +29,17 @@ extension SystemTests {
             let panel = rig.panel
             print("rehearsal: \(DaemonRig.binary ?? "") runs as \(rig.daemonUser ?? "root")")
             func clock(_ text: String) -> ([String]) -> Bool { { $0[1].hasPrefix(text + "/0:20") } }
+            // The count-in as the twin draws it: "Ready in", the part, the number two rows high.
+            func readyIn(_ n: Int, _ part: String) -> [String] {
+                var frame = Frame(columns: 16, rows: 2)
+                frame.glyphs = .bigDigits
+                let digits = BigDigits.rows(n)
+                frame.put(digits.top, row: 0, column: 16 - digits.top.count)
+                frame.put(digits.bottom, row: 1, column: 16 - digits.bottom.count)
+                frame.put(Array("Ready in".utf8), row: 0)
+                frame.put(Array(part.utf8), row: 1)
+                return frame.text
+            }
 
             // Part 1 of "Box Test", stopped at its start.
             var shown = try lcd.expectScreen("part 1 stopped", timeout: 30) { $0 == ["■ 1/3 Intro     ", "0:00/0:20       "] }
@@ -36,7 +48,7 @@ extension SystemTests {
             // PLAY, bouncing: three seconds counted in with ticks, then the music.
             var chatter = try panel.tap("play").longestChatter
             for n in [3, 2, 1] {
-                shown = try lcd.expectScreen("Ready in \(n)", timeout: 10, after: shown.index) { $0 == ["   Ready in \(n)   ", "Intro           "] }
+                shown = try lcd.expectScreen("Ready in \(n)", timeout: 10, after: shown.index) { $0 == readyIn(n, "Intro") }
             }
             shown = try lcd.expectScreen("part 1 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 1/3 Intro     " }
             let firstTick = try #require(capture.waitForSound(from: silentUntil, timeout: 10), "no sound after PLAY")
@@ -58,12 +70,15 @@ extension SystemTests {
             shown = try lcd.expectScreen("0:04 into part 1", timeout: 10, after: shown.index, clock("0:04"))
             chatter = max(chatter, try panel.tap("loop").longestChatter)
             shown = try lcd.expectScreen("the A–B loop", timeout: 5, after: shown.index) { $0[0] == "▶ 1/3 Intro   ⒶⒷ" }
-            shown = try lcd.expectScreen("the loop back at A", timeout: 5, after: shown.index) { $0[0].hasSuffix("ⒶⒷ") && clock("0:02")($0) }
+            // Back at A: the second pass, counted beside the clock.
+            shown = try lcd.expectScreen("the loop back at A", timeout: 5, after: shown.index) {
+                $0[0].hasSuffix("ⒶⒷ") && clock("0:02")($0) && $0[1].hasSuffix("⟲x2")
+            }
             shown = try lcd.expectScreen("0:03 in the loop", timeout: 5, after: shown.index, clock("0:03"))
 
             // NEXT: part 2 counts in and plays.
             chatter = max(chatter, try panel.tap("next").longestChatter)
-            shown = try lcd.expectScreen("part 2 counting in", timeout: 10, after: shown.index) { $0 == ["   Ready in 3   ", "Verse           "] }
+            shown = try lcd.expectScreen("part 2 counting in", timeout: 10, after: shown.index) { $0 == readyIn(3, "Verse") }
             shown = try lcd.expectScreen("part 2 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 2/3 Verse     " }
 
             // One detent clockwise: a second forward.
@@ -72,16 +87,30 @@ extension SystemTests {
             let turned = try daemon.expectLine(containing: "control: turn +1", timeout: 5)
             shown = try lcd.expectScreen("0:04 into part 2", timeout: 10, after: shown.index, clock("0:04"))
 
+            // PLAY held while the encoder turns a detent back: the volume (80 % to 75 %) as a
+            // bar, and the music plays on.
+            chatter = max(chatter, try panel.press("play").longestChatter)
+            chatter = max(chatter, try panel.turn(clockwise: false).longestChatter)
+            chatter = max(chatter, try panel.release("play").longestChatter)
+            let chord = try daemon.expectLine(containing: "control: turn -1 holding play", timeout: 5, after: turned.index + 1)
+            shown = try lcd.expectScreen("the volume bar", timeout: 5, after: shown.index) {
+                $0 == ["Volume       75%", "████████████    "]
+            }
+            shown = try lcd.expectScreen("part 2 playing after the volume", timeout: 10, after: shown.index) {
+                $0[0] == "▶ 2/3 Verse     "
+            }
+
             // PLAY pauses: the symbol, and silence after the ramp.
             chatter = max(chatter, try panel.tap("play").longestChatter)
             shown = try lcd.expectScreen("part 2 paused", timeout: 10, after: shown.index) { $0[0] == "‖ 2/3 Verse     " }
-            let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: turned.index + 1)
+            let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: chord.index + 1)
             #expect(paused.line.text.hasSuffix("(playing)"))
             _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the pause")
             try rig.stop()
 
             // The daemon's log: the controls, in order, and no trouble with the audio.
-            #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1", "press play"],
+            #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1",
+                                                   "turn -1 holding play", "press play"],
                     "\(daemon.text)")
             #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
             #expect(capture.problem == nil)

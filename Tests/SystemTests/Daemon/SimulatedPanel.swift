@@ -68,6 +68,22 @@ struct SimulatedPanel {
         return played
     }
 
+    /// A button pressed and held (with contact bounce), until `release`.
+    @discardableResult
+    func press(_ control: String) throws -> Played {
+        var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
+        try chatter(control, closed: true, into: &played)
+        return played
+    }
+
+    /// A button held with `press` let go (with contact bounce).
+    @discardableResult
+    func release(_ control: String) throws -> Played {
+        var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
+        try chatter(control, closed: false, into: &played)
+        return played
+    }
+
     /// One detent of the encoder (EC11: four quadrature steps, A leading B clockwise), the
     /// first contact chattering, `step` ms between steps.
     @discardableResult
