@@ -4,7 +4,7 @@ import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
 import SndFile
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,8 @@ import Foundation
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 import SndFile
 
 func wallSeconds() -> Double {

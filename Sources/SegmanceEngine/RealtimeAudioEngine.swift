@@ -4,7 +4,6 @@ import CALSA
 import CLinuxSystem
 import SegmanceAudio
 import SegmanceCore
-import SegmanceSim
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,7 +3,8 @@ import SegmanceCore
 import SegmanceEngine
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif

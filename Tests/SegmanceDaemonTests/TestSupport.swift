@@ -4,7 +4,6 @@ import LinuxInput
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore
-import SegmanceSim
 import Synchronization
 @testable import SegmanceDaemon
 

@@ -5,7 +5,8 @@ import Testing
 import SegmanceAudio
 import SegmanceCore
 @testable import SegmanceEngine
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif
