@@ -18,6 +18,8 @@ let package = Package(
     targets: [
         // The pure core: rules of the appliance. Standard library only.
         .target(name: "SegmanceCore"),
+        // The one clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
+        .target(name: "MonotonicTime"),
         // Pure input decoding: edges -> presses / detents -> core events.
         .target(name: "SegmanceControls", dependencies: ["SegmanceCore"]),
         // Pure screen: state -> character frame.
@@ -37,7 +39,7 @@ let package = Package(
                        providers: [.apt(["libgpiod-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
-        .target(name: "ALSA", dependencies: ["CALSA"]),
+        .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
@@ -60,7 +62,7 @@ let package = Package(
         ]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia",
+            "SegmanceCore", "SegmanceMedia", "MonotonicTime",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
@@ -81,11 +83,11 @@ let package = Package(
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine",
+            "SegmanceEngine", "MonotonicTime",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "MonotonicTime",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
@@ -93,12 +95,12 @@ let package = Package(
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
             "SegmanceBoard",
-            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "MonotonicTime",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
@@ -122,10 +124,10 @@ let package = Package(
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
             "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",

@@ -1,5 +1,6 @@
 import ALSA
 import Histogram
+import MonotonicTime
 import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine

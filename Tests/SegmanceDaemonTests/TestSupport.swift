@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import LinuxInput
+import MonotonicTime
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore

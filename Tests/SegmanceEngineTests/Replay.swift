@@ -1,6 +1,7 @@
 import ALSA
 import CMallocCounter
 import Foundation
+import MonotonicTime
 import Testing
 import SegmanceAudio
 import SegmanceCore
