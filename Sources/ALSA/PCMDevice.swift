@@ -1,7 +1,7 @@
 import CALSA
+import MonotonicTime
 #if canImport(Glibc)
 import Glibc
-import MonotonicTime
 #endif
 
 /// An open ALSA PCM (`snd_pcm_t`), closed when the object goes away.
