@@ -19,11 +19,14 @@ let package = Package(
     targets: [
         // The pure core: rules of the appliance. Standard library only.
         .target(name: "SegmanceCore"),
+        // The one clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
+        .target(name: "MonotonicTime"),
         // Pure input decoding: edges -> presses / detents -> core events.
         .target(name: "SegmanceControls", dependencies: ["SegmanceCore"]),
         // Pure screen: state -> character frame.
         .target(name: "SegmanceScreen", dependencies: ["SegmanceCore"]),
-        // The render function shared by the real-time thread and the twin.
+        // The render function shared by the real-time thread and the twin, and the audio
+        // contract (`AudioEngine`: commands in, reports out) both audio sides implement.
         .target(name: "SegmanceAudio", dependencies: ["SegmanceCore"]),
 
         // C libraries, each wrapped once.
@@ -40,7 +43,7 @@ let package = Package(
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
-        .target(name: "ALSA", dependencies: ["CALSA"]),
+        .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
@@ -62,38 +65,46 @@ let package = Package(
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia",
+            "SegmanceCore", "SegmanceMedia", "MonotonicTime",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
-        .target(name: "SegmanceSim", dependencies: [
+        // The appliance's wiring, run by the daemon and the twin alike: one owner of the
+        // state that runs the reducer and carries out its effects (audio, library, imports).
+        .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "SndFile", "ALSA",
+            "SegmanceMedia", "SegmanceLibrary",
+        ]),
+        // The twin: the appliance in virtual time — scenarios, a virtual board, the render
+        // function called directly, WAV sink, frame log. Never a dependency of the daemon.
+        .target(name: "SegmanceTwin", dependencies: [
+            "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
+            "SegmanceMedia", "SegmanceLibrary", "ALSA",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
-            "SegmanceSim", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
+            "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine",
+            "SegmanceEngine", "MonotonicTime",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "SegmanceSim", "ALSA", "CALSA", "CLinuxSystem",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "MonotonicTime",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
         .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceSim", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon", "SegmanceBoard",
-            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput",
+            "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
+            "SegmanceBoard",
+            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceSim", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg",
+            "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 
@@ -106,6 +117,8 @@ let package = Package(
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
+        // The real `segmance` binary's help texts, walked through every subcommand.
+        .testTarget(name: "SegmanceCommandTests"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
         .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
         .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
@@ -118,20 +131,20 @@ let package = Package(
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
-            "SegmanceDaemon", "SegmanceBoard", "SegmanceSim", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport",
+            "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceSim", "SegmanceMedia", "ALSA",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
         ]),
-        .testTarget(name: "SegmanceSimTests", dependencies: [
-            "SegmanceSim", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+        .testTarget(name: "SegmanceTwinTests", dependencies: [
+            "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
         ]),
         // What the system tests compare: captured audio with the twin's, LCD screens with the
         // twin's frames, the daemon's control log placed in the twin. Tested on the host.
         .target(name: "BoxSupport", path: "Tests/BoxSupport"),
         .testTarget(name: "BoxSupportTests", dependencies: [
-            "BoxSupport", "SegmanceSim", "SegmanceLibrary", "SegmanceCore", "SegmanceScreen", "SegmanceTestSupport",
+            "BoxSupport", "SegmanceTwin", "SegmanceAppliance", "SegmanceLibrary", "SegmanceCore", "SegmanceScreen", "SegmanceTestSupport",
             "SndFile",
         ]),
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.

@@ -1,4 +1,5 @@
 import CALSA
+import MonotonicTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -177,7 +178,7 @@ public final class PCMDevice: @unchecked Sendable {
         let wasNonBlocking = isNonBlocking
         try setNonBlocking(true)
         defer { try? setNonBlocking(wasNonBlocking) }
-        let deadline = monotonicNow() + timeoutNanoseconds
+        let deadline = monotonicNanoseconds() + timeoutNanoseconds
         while true {
             let result = snd_pcm_drain(handle)
             if result == 0 { return true }
@@ -186,7 +187,7 @@ public final class PCMDevice: @unchecked Sendable {
             }
             let state = snd_pcm_state(handle)
             if state != SND_PCM_STATE_DRAINING && state != SND_PCM_STATE_RUNNING { return true }
-            let now = monotonicNow()
+            let now = monotonicNanoseconds()
             if now >= deadline {
                 try drop()
                 return false
@@ -198,12 +199,6 @@ public final class PCMDevice: @unchecked Sendable {
             var nap = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
             nanosleep(&nap, nil)
         }
-    }
-
-    private func monotonicNow() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Stops at once, discarding what is queued (`snd_pcm_drop`).

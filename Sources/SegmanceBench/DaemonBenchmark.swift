@@ -1,6 +1,7 @@
 import CharacterDisplay
 import LinuxI2C
 import LinuxInput
+import MonotonicTime
 import SegmanceBoard
 import SegmanceCore
 import SegmanceDaemon
@@ -124,9 +125,8 @@ final class PedalPresser: @unchecked Sendable {
         guard pressed.withLock({ was in defer { was = true }; return !was }) else { return }
         let fd = open(fifo, O_WRONLY | O_NONBLOCK)
         guard fd >= 0 else { fail("open \(fifo): \(String(cString: strerror(errno)))") }
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let seconds = Int64(ts.tv_sec), micro = Int64(ts.tv_nsec) / 1000
+        let now = monotonicNanoseconds()
+        let seconds = now / 1_000_000_000, micro = now % 1_000_000_000 / 1000
         var bytes: [UInt8] = []
         for (value, offset) in [(Int32(1), Int64(0)), (Int32(0), Int64(80_000))] {
             let us = micro + offset

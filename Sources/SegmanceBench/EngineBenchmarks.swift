@@ -1,10 +1,11 @@
 import ALSA
 import Histogram
+import MonotonicTime
 import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
 import SndFile
 #if canImport(Glibc)
 import Glibc

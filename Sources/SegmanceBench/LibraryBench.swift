@@ -1,14 +1,14 @@
 import Foundation
+import MonotonicTime
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 import SndFile
 
 func wallSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    Double(monotonicNanoseconds()) / 1e9
 }
 
 func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }

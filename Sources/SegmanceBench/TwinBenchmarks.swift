@@ -3,7 +3,8 @@ import SegmanceAudio
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif

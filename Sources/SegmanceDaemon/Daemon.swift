@@ -1,10 +1,12 @@
 import CharacterDisplay
 import Glibc
+import MonotonicTime
 import SegmanceBoard
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceAudio
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,

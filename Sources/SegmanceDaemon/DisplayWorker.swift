@@ -1,5 +1,6 @@
 import CharacterDisplay
 import Glibc
+import MonotonicTime
 import SegmanceScreen
 import Synchronization
 

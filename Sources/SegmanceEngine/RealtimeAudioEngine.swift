@@ -2,9 +2,9 @@ import ALSA
 import Atomics
 import CALSA
 import CLinuxSystem
+import MonotonicTime
 import SegmanceAudio
 import SegmanceCore
-import SegmanceSim
 #if canImport(Glibc)
 import Glibc
 #endif

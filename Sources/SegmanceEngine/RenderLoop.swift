@@ -1,5 +1,6 @@
 import ALSA
 import CALSA
+import MonotonicTime
 import SegmanceAudio
 import SegmanceCore
 #if canImport(Glibc)
@@ -201,17 +202,6 @@ enum RenderLoop {
     }
 
     static func sleep(nanoseconds: Int) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let until = Int(now.tv_sec) &* 1_000_000_000 &+ Int(now.tv_nsec) &+ nanoseconds
-        var deadline = timespec(tv_sec: until / 1_000_000_000, tv_nsec: until % 1_000_000_000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+        sleepUntilMonotonic(monotonicNanoseconds() &+ Int64(nanoseconds))
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds (vDSO: no system call, no allocation).
-public func monotonicNanoseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
 }

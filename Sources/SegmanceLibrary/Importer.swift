@@ -1,3 +1,4 @@
+import MonotonicTime
 import SegmanceCore
 import SegmanceMedia
 import Synchronization
@@ -231,11 +232,7 @@ struct StickPresence: Sendable {
         code == EIO || code == ENODEV || code == ENXIO || code == ENOMEDIUM || code == ESHUTDOWN
     }
 
-    private static func now() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
-    }
+    private static func now() -> Int64 { monotonicNanoseconds() }
 }
 
 /// Turns per-file decoding fractions into "routine i of n, percent", sent when the

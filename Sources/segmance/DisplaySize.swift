@@ -14,4 +14,7 @@ struct DisplaySize: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { ["16x2", "20x4"] }
+
+    /// As it is typed, for `--help`'s default.
+    var defaultValueDescription: String { "\(columns)x\(rows)" }
 }

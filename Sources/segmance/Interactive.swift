@@ -1,9 +1,11 @@
 import CharacterDisplay
+import MonotonicTime
 import SegmanceCore
 import SegmanceEngine
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -144,14 +146,8 @@ final class PacedWAV {
         appliance.render(into: buffer, frames: frames)
         writer.write(buffer, frames: frames)
         deadline += periodNanoseconds
-        sleep(until: deadline)
+        sleepUntilMonotonic(deadline)
     }
 
     func finish() throws { try writer.finish() }
-}
-
-/// Sleeps until an absolute CLOCK_MONOTONIC time (ns).
-func sleep(until deadline: Int64) {
-    var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,7 @@
 import BoxSupport
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceSim
+import SegmanceTwin
 import SegmanceTestSupport
 import Testing
 

@@ -1,10 +1,10 @@
 import Dispatch
 import Glibc
 import LinuxInput
+import MonotonicTime
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore
-import SegmanceSim
 import Synchronization
 @testable import SegmanceDaemon
 

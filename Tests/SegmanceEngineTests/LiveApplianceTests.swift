@@ -2,7 +2,7 @@ import Foundation
 import SegmanceAudio
 import SegmanceCore
 import SegmanceMedia
-import SegmanceSim
+import SegmanceAppliance
 import Testing
 @testable import SegmanceEngine
 #if canImport(Glibc)

@@ -1,11 +1,13 @@
 import ALSA
 import CMallocCounter
 import Foundation
+import MonotonicTime
 import Testing
 import SegmanceAudio
 import SegmanceCore
 @testable import SegmanceEngine
-import SegmanceSim
+import SegmanceAppliance
+import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif

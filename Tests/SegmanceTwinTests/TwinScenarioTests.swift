@@ -2,7 +2,8 @@ import Testing
 import SegmanceCore
 import SegmanceMedia
 import SndFile
-@testable import SegmanceSim
+import SegmanceAppliance
+@testable import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -137,7 +138,7 @@ import Glibc
     @Test func twoRunsGiveIdenticalBytes() throws {
         let dir = "/tmp/segmance-determinism-\(getpid())"
         try DemoStick.write(to: dir)
-        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "SegmanceSimTests/TwinScenarioTests.swift", with: "Scenarios/demo.scenario"), encoding: .utf8)
+        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "SegmanceTwinTests/TwinScenarioTests.swift", with: "Scenarios/demo.scenario"), encoding: .utf8)
         let first = try Self.run(text, stick: dir)
         let second = try Self.run(text, stick: dir)
         #expect(first.samples == second.samples)

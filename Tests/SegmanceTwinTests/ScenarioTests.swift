@@ -1,6 +1,6 @@
 import Testing
 import SegmanceCore
-@testable import SegmanceSim
+@testable import SegmanceTwin
 
 @Suite struct ScenarioTests {
     @Test func parsesTheDesignExample() throws {

@@ -6,15 +6,18 @@ import SegmanceMedia
 import SegmanceScreen
 
 /// The appliance's wiring: one owner of the state that takes events from every source in
-/// order, runs the reducer and carries out its effects. The twin drives it in virtual time;
-/// the interactive simulator in real time. Not thread-safe: one control loop owns it.
+/// order, runs the reducer and carries out its effects. The daemon drives it on a board;
+/// the twin in virtual time (`SegmanceTwin`); the interactive simulator in real time.
+/// Not thread-safe: one control loop owns it.
 public final class Appliance {
     public struct Configuration: Sendable {
         public var sampleRate: Int = 48_000
         public var columns: Int = 16
         public var rows: Int = 2
         public var settings = Settings()
-        public var board = VirtualBoard()
+        /// Which input line is which control, for `edge(_:)`: none by default (the daemon
+        /// and the interactive simulator send events); the twin sets its board's.
+        public var controlMap = ControlMap(buttons: [:])
         public var render = RenderConfig()
         public init() {}
     }
@@ -22,7 +25,7 @@ public final class Appliance {
     public let configuration: Configuration
     public private(set) var state: PlayerState
     private var controls: Controls
-    /// The audio side: the twin's direct renderer or the real-time engine.
+    /// The audio side: the real-time engine, or the twin's direct renderer.
     public let audio: AudioEngine
     /// The routine library: what plays, and where settings, loops and resume are kept.
     public let library: Library
@@ -41,15 +44,15 @@ public final class Appliance {
     public var log: (String) -> Void = { _ in }
 
     /// An appliance playing from `library` (a fresh temporary one when nil), importing with
-    /// `importer` (in line when nil), with `audio` as its audio side (the twin's direct
-    /// renderer when nil). At once it boots and restores what the library holds: routines,
-    /// settings, and the part and position the performer left off at.
-    public init(_ configuration: Configuration, audio: AudioEngine? = nil, library: Library? = nil,
+    /// `importer` (in line when nil), with `audio` as its audio side. At once it boots and
+    /// restores what the library holds: routines, settings, and the part and position the
+    /// performer left off at.
+    public init(_ configuration: Configuration, audio: AudioEngine, library: Library? = nil,
                 importer: ImportRunner? = nil) throws {
         self.configuration = configuration
         state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings)
-        controls = Controls(map: configuration.board.controlMap)
-        self.audio = audio ?? TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
+        controls = Controls(map: configuration.controlMap)
+        self.audio = audio
         if let library {
             self.library = library
             temporaryLibrary = nil
@@ -113,13 +116,6 @@ public final class Appliance {
     public func advance(to now: Int64) {
         for event in controls.advance(to: now) { send(event) }
         send(.clock(now))
-    }
-
-    /// Renders one period with the twin's renderer, then feeds the reports to the core.
-    public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        guard let twin = audio as? TwinAudio else { preconditionFailure("render(into:) drives the twin's audio only") }
-        twin.render(into: buffer, frames: frames)
-        pollAudio()
     }
 
     /// Feeds what the audio side reported, and where it is, to the core; the resident

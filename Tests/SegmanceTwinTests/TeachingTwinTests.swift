@@ -3,7 +3,8 @@ import SegmanceLibrary
 import SegmanceMedia
 import SegmanceTestSupport
 import Testing
-@testable import SegmanceSim
+import SegmanceAppliance
+@testable import SegmanceTwin
 
 /// Issue 16 in the twin, end to end on 16×2 and 20×4: the scenario's edges through the
 /// controls, the reducer, the render function and a real library; facts checked in the

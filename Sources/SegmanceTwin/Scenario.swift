@@ -1,6 +1,6 @@
 import SegmanceCore
 
-/// A scripted rehearsal: one action a line, time in seconds from the start (DESIGN §4).
+/// A scripted rehearsal: one action a line, time in seconds from the start.
 ///
 ///     0.0   tap play          # press, release 60 ms later
 ///     4.0   turn +3           # encoder, 3 detents clockwise (add "fast" for a quick flick)

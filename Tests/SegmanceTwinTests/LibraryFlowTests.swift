@@ -5,7 +5,8 @@ import SegmanceMedia
 import SegmanceTestSupport
 import SndFile
 import Testing
-@testable import SegmanceSim
+import SegmanceAppliance
+@testable import SegmanceTwin
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import SegmanceAppliance
 import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
@@ -9,6 +10,8 @@ import SegmanceMedia
 /// deterministic: the same inputs give the same bytes.
 public struct TwinRun {
     public var configuration: Appliance.Configuration
+    /// The board the scenario's actions are played on; its control map is the appliance's.
+    public var board = VirtualBoard()
     public var periodFrames: Int = 128
     /// Folder that relative `stick` paths in the scenario are resolved against.
     public var baseDirectory: String = "."
@@ -41,6 +44,8 @@ public struct TwinRun {
     /// offers it (push to import) or imports it at once with *Auto import* on.
     public func run(_ scenario: Scenario, stick: String?,
                     sink: (UnsafePointer<Float>, Int) -> Void) throws -> Output {
+        var configuration = self.configuration
+        configuration.controlMap = board.controlMap
         let twin = TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render)
         twin.recordsCommands = recordsCommands
         let appliance = try Appliance(configuration, audio: twin, library: library)
@@ -61,7 +66,7 @@ public struct TwinRun {
             case .stick(let path): inputs.append((step.time, inputs.count, .stick(path)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
             default:
-                for e in configuration.board.edges(for: step.action, at: step.time) {
+                for e in board.edges(for: step.action, at: step.time) {
                     inputs.append((e.timestamp, inputs.count, .edge(e)))
                 }
             }

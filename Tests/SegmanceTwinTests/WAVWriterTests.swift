@@ -2,7 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import SegmanceSim
+@testable import SegmanceTwin
 
 @Suite struct WAVWriterTests {
     @Test(arguments: [(0, 0), (1.0 / 32768, 1), (-1, -32768), (1, 32767), (1.5, 32767),

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The layers of docs/ARCHITECTURE.md, checked: what each target may import (in its sources)
+# and depend on (in Package.swift), that only MonotonicTime reads CLOCK_MONOTONIC, and that
+# the page names every target. Exits 1 and names every forbidden import or dependency.
+# Needs only bash, grep and awk; .ci/run runs it before building.
+#
+#   Tests/Architecture/check-imports.sh          check the repository it lives in
+#   Tests/Architecture/check-imports.sh DIR      check the package in DIR
+set -euo pipefail
+root=${1:-"$(cd "$(dirname "$0")/../.." && pwd)"}
+cd "$root"
+
+failures=0
+fail() { echo "check-imports: $*" >&2; failures=$((failures + 1)); }
+
+# Every target Package.swift declares: the project's own modules.
+mapfile -t targets < <(sed 's://.*$::' Package.swift \
+  | grep -oE '\.(target|executableTarget|testTarget|systemLibrary)\(name: *"[^"]+"' | sed -E 's/.*"([^"]+)"/\1/')
+is_target() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
+
+# "TARGET DEPENDENCY" per line, from Package.swift: every project target named between one
+# target's declaration and the next (comments stripped; products of packages are not targets).
+package_dependencies() {
+  sed 's://.*$::' Package.swift | awk '
+    { line = $0
+      while (match(line, /\.(target|executableTarget|testTarget|systemLibrary)\(name: *"[^"]+"|"[^"]+"/)) {
+        token = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+        if (token ~ /^\./) { sub(/^[^"]*"/, "", token); sub(/"$/, "", token); current = token; continue }
+        gsub(/"/, "", token)
+        if (current != "") print current, token
+      }
+    }'
+}
+package_deps=$(package_dependencies)
+
+# "FILE:LINE MODULE" for every import in a target's sources.
+imports_of() {
+  [ -d "Sources/$1" ] || return 0
+  grep -rnE --include='*.swift' \
+    '^[[:space:]]*((@[A-Za-z_]+|public|package|internal|fileprivate|private)[[:space:]]+)*import[[:space:]]+((struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+)?[A-Za-z_]' \
+    "Sources/$1" \
+    | sed -E 's/^([^:]+:[0-9]+):[[:space:]]*((@[A-Za-z_]+|public|package|internal|fileprivate|private)[[:space:]]+)*import[[:space:]]+((struct|class|enum|protocol|typealias|func|var|let)[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*).*/\1 \6/'
+}
+
+# What TARGET uses of the project: its imports and its Package.swift dependencies.
+# Calls CHECK "where" "module" for each.
+each_use() {
+  local target=$1 check=$2 where module
+  while read -r where module; do
+    [ -n "$module" ] && is_target "$module" && "$check" "$where" "$module"
+  done < <(imports_of "$target")
+  while read -r from module; do
+    [ "$from" = "$target" ] && is_target "$module" && "$check" "Package.swift (target $target)" "$module"
+  done <<< "$package_deps"
+  return 0
+}
+
+# only TARGET "ALLOWED…": of the project, TARGET uses only these.
+only() {
+  local target=$1 allowed=" $2 "
+  local listed=${2:-nothing}
+  check_only() { [[ "$allowed" == *" $2 "* ]] || fail "$1: $target uses $2 (it may use: $listed)"; }
+  each_use "$target" check_only
+}
+
+# never TARGET "FORBIDDEN…": TARGET uses none of these.
+never() {
+  local target=$1 forbidden=" $2 "
+  check_never() { [[ "$forbidden" != *" $2 "* ]] || fail "$1: $target must not use $2"; }
+  each_use "$target" check_never
+}
+
+# The pure layers.
+only SegmanceCore ""
+while read -r where module; do
+  fail "$where: SegmanceCore imports $module (the core uses the standard library only)"
+done < <(imports_of SegmanceCore)
+only SegmanceControls "SegmanceCore"
+only SegmanceScreen "SegmanceCore"
+# The render function and the audio contract.
+only SegmanceAudio "SegmanceCore"
+# The one clock, below everything.
+only MonotonicTime ""
+# The real-time engine: the render side, the core, ALSA and the clock; never the appliance or the twin.
+only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CALSA CLinuxSystem MonotonicTime"
+# Thin wrappers over C libraries and kernel interfaces know nothing of the appliance.
+only ALSA "CALSA MonotonicTime"
+only SndFile "CSndFile"
+only Soxr "CSoxr"
+only GPIOD "CGPIOD"
+only LinuxInput ""
+only LinuxI2C "CLinuxI2C"
+only FFmpeg "CFFmpeg"
+# The TOML parser reads untrusted text: pure, like the core.
+only TOML ""
+# FFmpeg is decoded in a process of its own: only the helper (and the benchmark) link it.
+only segmance-ffmpeg "FFmpeg CFFmpeg"
+for target in SegmanceMedia SegmanceLibrary SegmanceAppliance SegmanceDaemon segmance; do
+  never "$target" "FFmpeg CFFmpeg"
+done
+# Above the wrappers, below the appliance: media, library, boards, inputs, displays.
+for target in SegmanceMedia SegmanceLibrary SegmanceBoard SegmanceInput CharacterDisplay; do
+  never "$target" "SegmanceAppliance SegmanceTwin SegmanceDaemon SegmanceEngine segmance SegmanceBench"
+done
+# The appliance's wiring works with any audio side: no engine, no twin, no daemon.
+never SegmanceAppliance "SegmanceTwin SegmanceDaemon SegmanceEngine segmance SegmanceBench"
+# The twin is virtual time: no real-time engine, no daemon.
+never SegmanceTwin "SegmanceDaemon SegmanceEngine segmance SegmanceBench"
+# The daemon runs the appliance on the engine, never the twin.
+never SegmanceDaemon "SegmanceTwin segmance SegmanceBench"
+
+# One monotonic clock: only MonotonicTime reads or sleeps on CLOCK_MONOTONIC.
+while IFS= read -r hit; do
+  fail "${hit%%:*}:$(cut -d: -f2 <<< "$hit"): reads CLOCK_MONOTONIC itself (use MonotonicTime's monotonicNanoseconds / sleepUntilMonotonic)"
+done < <(grep -rnE --include='*.swift' '(clock_gettime|clock_nanosleep)[[:space:]]*\([[:space:]]*CLOCK_MONOTONIC' Sources \
+           | grep -v '^Sources/MonotonicTime/' || true)
+
+# The page that explains the layers names every target of Sources/.
+for dir in Sources/*/; do
+  name=$(basename "$dir")
+  [ -n "$(ls -A "$dir")" ] || continue   # an empty folder git left behind is no target
+  grep -qw -- "$name" docs/ARCHITECTURE.md || fail "Sources/$name: not in docs/ARCHITECTURE.md (add it to its layer)"
+done
+
+if [ "$failures" -gt 0 ]; then
+  echo "check-imports: $failures forbidden import(s) or dependencies; the layers are in docs/ARCHITECTURE.md" >&2
+  exit 1
+fi
+echo "check-imports: ${#targets[@]} targets, every import and dependency within its layer"
