@@ -11,8 +11,8 @@
 /// before or of the frame after is such a redraw, and is allowed. When the two frames use
 /// different glyph sets (the count-in's big digits and the symbols), the driver loads CGRAM
 /// before it writes the cells: for a moment a cell that showed a custom glyph shows the new
-/// set's glyph of the same code, so in such a redraw a glyph where the frame before had a
-/// glyph is allowed too.
+/// set's glyph of the same code (or nothing, where the new set leaves that code free), so in
+/// such a redraw a glyph or a blank where the frame before had a glyph is allowed too.
 public enum ScreenSequence {
     /// A screen: its rows as text (glyphs by their stand-ins).
     public typealias Screen = [String]
@@ -60,7 +60,8 @@ public enum ScreenSequence {
             for k in cells.indices where cells[k] != before[k] && cells[k] != after[k] {
                 let digit = cells[k].isASCII && cells[k].isNumber
                 if digit && (before[k] == "#" || after[k] == "#") { continue }
-                if reload && glyphStandIns.contains(cells[k]) && glyphStandIns.contains(before[k]) { continue }
+                // A slot the new set leaves free shows as a blank.
+                if reload && glyphStandIns.contains(before[k]) && (glyphStandIns.contains(cells[k]) || cells[k] == " ") { continue }
                 return false
             }
         }

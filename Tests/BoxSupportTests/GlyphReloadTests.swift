@@ -21,6 +21,15 @@ import Testing
         // And back: the pieces of a numeral drawn as symbols while the symbols load.
         let back = ["Ready in     ■■█", "Intro        ▄▄█"]
         #expect(ScreenSequence.mismatch(observed: [countIn, back, playing], expected: [countIn, playing]) == nil)
+        // Marks A and B (symbols' slots 4 and 5) while the big digits load: A's slot is the
+        // big digits' play, B's is free and shows blank (seen in the box).
+        let marked = ["▶ 1/3 Intro   ⒶⒷ", "#:##/#:##    ⟲x2"]
+        let countdown = ["Ready in     ≣≣█", "Verse        ▄▄█"]
+        let swapping = ["▀ 1/3 Intro   ▶ ", "#:##/#:##    ⟲x2"]
+        #expect(ScreenSequence.mismatch(observed: [marked, swapping, countdown], expected: [marked, countdown]) == nil)
+        // A blank where a letter was is no reload of glyphs.
+        let lost = ["▶ 1/3 Intro   ⒶⒷ", "#:##/#:##    ⟲ 2"]
+        #expect(ScreenSequence.mismatch(observed: [marked, lost, countdown], expected: [marked, countdown]) != nil)
         // Between two frames of one set, a glyph that is neither frame's is wrong.
         let paused = ["‖ 1/3 Intro     ", "0:00/0:20       "]
         let wrong = ["▶ 1/3 Intro     ", "0:00/0:20       "]
