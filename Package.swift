@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia",
+            "SegmanceCore", "SegmanceMedia", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance wiring in virtual time: scenarios, WAV sink, frame log.
