@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "MonotonicTime",
+            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the

@@ -1,4 +1,5 @@
-// Linux calls the Glibc module does not import: signalfd, eventfd, mlock2, and naming a thread.
+// Linux calls the Glibc module does not import: signalfd, eventfd, mlock2, naming a thread,
+// and what a child process needs (pidfd, closing inherited descriptors, the parent's death).
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -6,6 +7,11 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+// From <unistd.h>, which this module does not include (its fd_set clashes with Dispatch's).
+extern long syscall(long number, ...);
 
 extern int pthread_setname_np(pthread_t thread, const char *name);
 
@@ -16,4 +22,19 @@ static inline int segmance_eventfd(unsigned int initial, int nonblocking) {
 /// mlock2(MLOCK_ONFAULT): pages are locked as they are touched, as mlockall(MCL_ONFAULT) does.
 static inline int segmance_mlock_onfault(const void *address, size_t length) {
     return mlock2(address, length, MLOCK_ONFAULT);
+}
+
+/// pidfd_open(2): a descriptor that is readable once the process `pid` has ended.
+static inline int segmance_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/// Closes every descriptor from `first` up (close_range(2)).
+static inline int segmance_close_from(unsigned int first) {
+    return (int)syscall(SYS_close_range, first, ~0U, 0);
+}
+
+/// The calling process gets `signal` when its parent ends (prctl PR_SET_PDEATHSIG).
+static inline int segmance_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }

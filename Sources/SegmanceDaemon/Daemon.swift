@@ -12,8 +12,10 @@ import SegmanceAudio
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
 /// sticks mounted under the media root, the import's progress, signals, timers), runs the
 /// reducer on each event in order and carries out its effects. The audio renders on its
-/// own real-time thread, the LCD draws on its own thread and imports run on a worker, so
-/// nothing here waits on a device or a stick while a button is pending.
+/// own real-time thread, the LCD draws on its own thread and imports run in a child process
+/// (`ProcessImportRunner`: the decoders' code and memory stay out of the daemon, and a
+/// decoder that crashes on a hostile file ends only that child), so nothing here waits on a
+/// device or a stick while a button is pending.
 public final class Daemon {
     /// The audio side as the loop drives it.
     public struct Audio {
@@ -63,6 +65,11 @@ public final class Daemon {
         /// Told the timeout of each `poll` the loop is about to make (ms, -1: none), so a
         /// test can see what the loop waits for without watching the clock.
         public var willPoll: ((Int32) -> Void)?
+        /// The binary whose `import-worker` subcommand runs each import: the daemon's own;
+        /// tests that run the daemon inside a test process name the `segmance` binary.
+        public var importWorker = "/proc/self/exe"
+        /// Extra environment for the import worker (`NAME=value`; tests' crash hook).
+        public var importWorkerEnvironment: [String] = []
 
         public init(openAudio: @escaping (BoardProfile.Audio, Int) throws -> Audio) {
             self.openAudio = openAudio
@@ -84,7 +91,7 @@ public final class Daemon {
     private let inputs: BoardInputs
     private let audio: Audio
     private let library: Library
-    private let importer: ThreadedImportRunner
+    private let importer: ProcessImportRunner
     private let mounts: MountWatcher
     /// Sticks the mount helper refused; nil when their folder cannot be watched (logged).
     private let refusals: StickRefusalWatcher?
@@ -123,7 +130,9 @@ public final class Daemon {
         audio = try environment.openAudio(profile.audio, configuration.realtimePriority)
 
         library = try Library(directory: configuration.library, sampleRate: profile.audio.rate)
-        importer = try ThreadedImportRunner(importer: Importer(library: library))
+        importer = ProcessImportRunner(executable: environment.importWorker, library: library.directory,
+                                       sampleRate: profile.audio.rate, environment: environment.importWorkerEnvironment)
+        importer.log = { log($0) }
         mounts = try MountWatcher(root: configuration.mediaRoot, mountinfo: environment.paths.mountinfo)
         do {
             refusals = try StickRefusalWatcher(directory: configuration.stickStatus)
@@ -235,7 +244,8 @@ public final class Daemon {
         notifier.notify("STOPPING=1")
         // Pause (the audio ramps out, the place is saved) before the audio side ends.
         appliance.send(.shuttingDown)
-        // An import in flight is abandoned cleanly: the routine it was on stays as it was.
+        // An import in flight is abandoned cleanly (its child killed): the routine it was
+        // on stays as it was.
         if importer.isRunning {
             importer.cancel()
             _ = importer.waitUntilFinished()
@@ -256,8 +266,9 @@ public final class Daemon {
         var list: [(Int32, Int16, Source)] = [
             (signals.fileDescriptor, readable, .signal), (stopRequest.fileDescriptor, readable, .stop),
             // mountinfo signals a change of the mount table with POLLPRI, not POLLIN.
-            (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts), (importer.fileDescriptor, readable, .importer),
+            (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts),
         ]
+        list += importer.descriptors.map { ($0, readable, .importer) }
         if let fd = refusals?.fileDescriptor { list.append((fd, readable, .refusals)) }
         if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
         list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
@@ -273,9 +284,10 @@ public final class Daemon {
         }
     }
 
-    /// An import ran code that rehearsing never runs (decoders, the resampler, hashing,
-    /// SQLite writes, folder walks); with memory locked on fault it would stay resident for
-    /// good. Given back as start-up's is, once the import has ended and nothing sounds (the
+    /// An import ran code that rehearsing never runs (the decoders, resampler, hashing and
+    /// SQLite writes run in the import's child process, but the daemon still reads the
+    /// routines it added and scans the stick it offers); with memory locked on fault it
+    /// would stay resident for good. Given back as start-up's is, once the import has ended and nothing sounds (the
     /// render code is warmed up again at once, before anything plays).
     private func giveBackImportCode() {
         guard importRanCode, environment.trimsStartup else { return }

@@ -27,8 +27,8 @@ public enum ImportEvent: Equatable, Sendable {
 /// pulled out, a full disk or a cancel stops the import: the routine under way is
 /// abandoned whole (its new media files deleted), the ones before it stay.
 ///
-/// `run` blocks; the daemon runs it on a worker thread (`ThreadedImportRunner`), the twin
-/// in line (`InlineImportRunner`). `cancel()` may be called from any thread.
+/// `run` blocks; the daemon runs it in a child process (`ProcessImportRunner`, `ImportWorker`),
+/// the twin in line (`InlineImportRunner`). `cancel()` may be called from any thread.
 public final class Importer: Sendable {
     public let library: Library
     public let maxDepth: Int
@@ -39,11 +39,15 @@ public final class Importer: Sendable {
     /// How long a read error on the stick waits for the kernel to remove a stick being
     /// pulled out, before it is taken for a damaged file (nanoseconds).
     public let vanishGrace: Int64
+    /// Told the file (relative to the stick) before its audio is looked at, so that a
+    /// process running the import can say which file it was on if it dies.
+    public let willDecode: (@Sendable (String) -> Void)?
     private let cancelled = Atomic<Bool>(false)
 
     public init(library: Library, maxDepth: Int = 4, blockDevices: String = "/sys/dev/block",
-                vanishGrace: Int64 = 2_000_000_000) {
+                vanishGrace: Int64 = 2_000_000_000, willDecode: (@Sendable (String) -> Void)? = nil) {
         self.library = library
+        self.willDecode = willDecode
         self.maxDepth = maxDepth
         self.blockDevices = blockDevices
         self.vanishGrace = vanishGrace
@@ -122,7 +126,8 @@ public final class Importer: Sendable {
             let progress = ProgressReporter(routine: index, count: sources.count, title: source.title,
                                             total: source.audioBytes, report: report)
             progress.report(0)
-            let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress) { [self] in
+            let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress,
+                                       willDecode: willDecode) { [self] in
                 if cancelled.load(ordering: .relaxed) { throw Stop.cancelled }
             }
             do {

@@ -12,6 +12,7 @@ final class StoreDecoder: StickAudioDecoding {
     let stick: StickPresence
     let progress: ProgressReporter
     let checkpoint: () throws -> Void
+    let willDecode: ((String) -> Void)?
     private let decoder: SniffingDecoder
     private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
     private var stored: [String: StoredMedia] = [:]
@@ -19,12 +20,13 @@ final class StoreDecoder: StickAudioDecoding {
     private var created: [String] = []
 
     init(library: Library, root: String, stick: StickPresence, progress: ProgressReporter,
-         checkpoint: @escaping () throws -> Void) {
+         willDecode: ((String) -> Void)? = nil, checkpoint: @escaping () throws -> Void) {
         self.library = library
         self.root = root
         self.stick = stick
         self.progress = progress
         self.checkpoint = checkpoint
+        self.willDecode = willDecode
         self.decoder = SniffingDecoder(outputRate: library.sampleRate)
     }
 
@@ -33,6 +35,7 @@ final class StoreDecoder: StickAudioDecoding {
     func decode(_ file: StickAudioFile) throws -> Result<DecodedAudio, AudioDecodeError> {
         if let known = results[file.real] { return known }
         try checkpoint()
+        willDecode?(file.shown)
         let size = fileSize(file.real)
         let result: Result<DecodedAudio, AudioDecodeError>
         let key: String

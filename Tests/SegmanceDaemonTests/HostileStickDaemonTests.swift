@@ -107,6 +107,7 @@ import Glibc
         environment.paths.mountinfo = dir + "/mountinfo"
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
+        environment.importWorker = RunCommandTests.binary
         let configuration = DaemonConfiguration(board: "test.toml", library: dir + "/library",
                                                 mediaRoot: dir + "/media", autoImport: true)
         let daemon = try DaemonThread(Daemon(configuration: configuration, profile: profile, environment: environment))
