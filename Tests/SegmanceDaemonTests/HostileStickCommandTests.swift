@@ -91,25 +91,7 @@ import Glibc
         let dir = try folders.make("three")
         try TestFiles.mkdir(dir + "/stick/Juggling")
         try TestFiles.tone(dir + "/stick/Juggling/song.wav", seconds: 60, rate: 8000)
-        try TestFiles.writeText("""
-            [[part]]
-            title = "Reversed"
-            file = "song.wav"
-            from = "0:20"
-            to = "0:10"
-
-            [[part]]
-            title = "Too long"
-            file = "song.wav"
-            to = "1:30"
-
-            [[part]]
-            title = "Loop outside"
-            file = "song.wav"
-            from = "0:10"
-            to = "0:20"
-            loop = { a = "0:05", b = "0:15" }
-            """, to: dir + "/stick/Juggling/routine.toml")
+        try TestFiles.writeText(HostileSticks.threeProblemsManifest, to: dir + "/stick/Juggling/routine.toml")
         let expected = [
             CheckOutput.Problem(path: "Juggling/routine.toml", line: 5,
                                 reason: "line 5: part 1: 'from' 0:20 must be before 'to' 0:10"),

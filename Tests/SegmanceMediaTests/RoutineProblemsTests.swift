@@ -19,28 +19,8 @@ import Testing
         return root
     }
 
-    static let threeProblems = """
-        [[part]]
-        title = "Reversed"
-        file = "song.wav"
-        from = "0:20"
-        to = "0:10"
-
-        [[part]]
-        title = "Too long"
-        file = "song.wav"
-        to = "1:30"
-
-        [[part]]
-        title = "Loop outside"
-        file = "song.wav"
-        from = "0:10"
-        to = "0:20"
-        loop = { a = "0:05", b = "0:15" }
-        """
-
     @Test func threeIndependentProblemsAreAllListed() throws {
-        let content = StickLoader().check(try stick(Self.threeProblems))
+        let content = StickLoader().check(try stick(HostileSticks.threeProblemsManifest))
         #expect(content.routines.isEmpty)
         #expect(content.problems.map(\.description) == [
             "Juggling/routine.toml: line 5: part 1: 'from' 0:20 must be before 'to' 0:10",

@@ -7,6 +7,28 @@ import Foundation
 public enum HostileSticks {
     /// The demo manifest as a fuzzer damaged it (a bit flip in one cue, a control character
     /// in the third `[[part]]`): one of the cases that aborted toml++.
+    /// A routine.toml with three independent problems: a reversed cut, a cut past the end of
+    /// a 60 s song.wav, and a loop outside its part. All three must be reported in one pass.
+    public static let threeProblemsManifest = """
+        [[part]]
+        title = "Reversed"
+        file = "song.wav"
+        from = "0:20"
+        to = "0:10"
+
+        [[part]]
+        title = "Too long"
+        file = "song.wav"
+        to = "1:30"
+
+        [[part]]
+        title = "Loop outside"
+        file = "song.wav"
+        from = "0:10"
+        to = "0:20"
+        loop = { a = "0:05", b = "0:15" }
+        """
+
     public static let mutatedDemoManifest = """
         title = "Street Jam"
         subtitle = "Demo routine"
