@@ -45,7 +45,6 @@ enum BigStickBench {
     ]
 
     static func run() {
-        let check = CommandLine.arguments.contains("--check")
         let dir = option("dir", "/tmp/segmance-bench-big-stick-\(getpid())")
         let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path
         let binary = option("segmance", sibling)
@@ -54,7 +53,6 @@ enum BigStickBench {
         }
         try? FileManager.default.removeItem(atPath: dir)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var missed: [String] = []
 
         let sources = makeSources(dir: dir + "/sources")
         let stick = dir + "/stick"
@@ -86,7 +84,9 @@ enum BigStickBench {
         print("  scan as the daemon does when it appears (StickScanner), best of 5: \(format(scan * 1000, 1)) ms "
               + "(budget \(Int(scanBudget * 1000)) ms); peers: find \(format(findTime * 1000, 1)) ms "
               + "(a process), readdir + lstat walk \(format(walkTime * 1000, 1)) ms (in process)")
-        if scan > scanBudget { missed.append("scan \(format(scan, 2)) s > \(scanBudget) s") }
+        BenchBudget.record(BenchFigure(what: "big stick: scan of \(routines) routines, \(files) files (StickScanner), best of 5",
+                                       figure: "\(format(scan * 1000, 1)) ms", budget: "≤ \(Int(scanBudget * 1000)) ms", met: scan <= scanBudget,
+                                       peer: "find \(format(findTime * 1000, 1)) ms, readdir + lstat walk \(format(walkTime * 1000, 1)) ms"))
 
         print("  import, one routine a format (a \(partSeconds) s stereo part), `segmance import` into a fresh library "
               + "(\(binary)):")
@@ -110,7 +110,9 @@ enum BigStickBench {
             print("    \(f.name):\(pad) \(Int(speed))x real time (\(format(run.wall, 2)) s wall; budget \(Int(importBudget))x), "
                   + "libsndfile decode alone \(Int(Double(partSeconds) / decode))x; peak RSS \(format(run.peakMB, 1)) MB, "
                   + "the same binary listing the library \(format(list.peakMB, 1)) MB")
-            if speed < importBudget { missed.append("\(f.name) import \(Int(speed))x < \(Int(importBudget))x") }
+            BenchBudget.record(BenchFigure(what: "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included)",
+                                           figure: "\(Int(speed))x real time", budget: "≥ \(Int(importBudget))x", met: speed >= importBudget,
+                                           peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
         }
         if let daemon = daemonImport(binary: binary, dir: dir, sources: sources) {
             print("  the daemon importing all \(formats.count) (`segmance run`, auto import, the folder bind-mounted under its media "
@@ -121,18 +123,14 @@ enum BigStickBench {
                   + "\(Int(Double(partSeconds * formats.count) / daemon.wall))x real time from the mount to the last routine")
             print("    its import worker (`segmance import-worker`, a child process of its own, \(daemon.workers) seen): "
                   + "peak resident \(format(daemon.workerPeakMB, 1)) MB (VmHWM), not counted in the daemon's")
-            if daemon.peakMB > memoryBudgetMB {
-                missed.append("the daemon's RSS during the import \(format(daemon.peakMB, 1)) MB > \(Int(memoryBudgetMB)) MB")
-            }
+            BenchBudget.record(BenchFigure(what: "big stick: the daemon's resident memory, at rest / peak during the import of all \(formats.count) / after",
+                                           figure: "\(format(daemon.restMB, 1)) / \(format(daemon.peakMB, 1)) / \(format(daemon.afterMB, 1)) MB",
+                                           budget: "≤ \(Int(memoryBudgetMB)) MB", met: daemon.peakMB <= memoryBudgetMB))
+            BenchBudget.record(BenchFigure(what: "big stick: the import worker (child process), peak resident (VmHWM)",
+                                           figure: "\(format(daemon.workerPeakMB, 1)) MB", budget: "", met: nil))
         } else {
             print("  the daemon importing: skipped (it needs root, to bind-mount the stick under the media root)")
-            if check { missed.append("the daemon's memory during an import was not measured (run as root)") }
-        }
-        if missed.isEmpty {
-            print("big stick: every figure within its budget")
-        } else {
-            print("big stick: MISSED: " + missed.joined(separator: "; "))
-            if check { exit(1) }
+            if BenchBudget.checking { BenchBudget.require(false, "big stick: the daemon's memory during an import was not measured (run as root)") }
         }
     }
 

@@ -150,6 +150,11 @@ enum EngineBenchmarks {
             + "p99 \(ms(delays.valueAtPercentile(99))) ms")
         print("latency: edge -> sound estimate (handed + delay): p50 \(ms(toSound.valueAtPercentile(50))) ms, "
             + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budget 10 ms); xruns \(engine.xrunCount)")
+        // For Tests/Benchmarks/engine_bench.py's budgets: the same figures, machine-read.
+        print("latency-figures: handed_p50_ms=\(ms(inside.valueAtPercentile(50))) handed_p99_ms=\(ms(inside.valueAtPercentile(99))) "
+            + "sound_p50_ms=\(ms(toSound.valueAtPercentile(50))) sound_p99_ms=\(ms(toSound.valueAtPercentile(99))) "
+            + "chunk_ms=\(String(format2: Double(engine.configuration.rewind?.chunkFrames ?? engine.granted.periodFrames) * 1000 / Double(engine.granted.rate))) "
+            + "xruns=\(engine.xrunCount) measured=\(measured.count) events=\(events)")
     }
 }
 

@@ -37,7 +37,7 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
         }
         var importer: Importer!
         var cpu = 0.0
-        let wall = bestOf(3) { run in
+        let wall = bestOf(importRuns) { run in
             importer = Importer(library: try! Library(directory: "\(dir)/ffmpeg-import-\(i)/lib\(run)"))
             // This process and the segmance-ffmpeg helper it starts.
             let startCPU = cpuSeconds() + childrenCPUSeconds()
@@ -53,7 +53,9 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
         print("  \(row.name):\(pad) \(Int(speed))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
               + "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
               + "identical re-import \(format(againWall)) s")
-        BenchBudget.require(speed >= budget, "import \(row.name): \(Int(speed))x real time, budget \(Int(budget))x")
+        BenchBudget.record(BenchFigure(what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
+                                       budget: "≥ \(Int(budget))x", met: speed >= budget,
+                                       peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x"))
     }
 }
 
@@ -96,6 +98,10 @@ func childrenCPUSeconds() -> Double {
 
 /// The shortest wall time of `runs` runs of `body` (given the run's number): the machine's
 /// other work only ever adds time.
+/// Imports timed per format: best of 3, of 5 with `--check` (a loaded machine's stall in one
+/// run does not decide; a slower import is slower in all five).
+let importRuns = BenchBudget.checking ? 5 : 3
+
 func bestOf(_ runs: Int, _ body: (Int) -> Void) -> Double {
     var best = Double.infinity
     for run in 0..<runs {

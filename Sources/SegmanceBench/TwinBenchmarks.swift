@@ -40,6 +40,9 @@ func twinBenchmarks() {
                 checksum += out[0] + out[period * 2 - 1]
             }
         }
+        BenchBudget.record(BenchFigure(what: "render function, \(period)-frame periods, A-B loop and countdowns",
+                                       figure: "\(Int(audioSeconds / cpu))x real time per CPU second, \(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per period",
+                                       budget: "", met: nil))
         print("render: \(Int(audioSeconds)) s of audio (A-B loop, countdown before each repeat) in \(String(format: "%.3f", cpu)) CPU s = \(Int(audioSeconds / cpu))x real time per CPU second; \(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per \(period)-frame period (\(reports) reports, checksum \(checksum))")
     }
 
@@ -60,6 +63,8 @@ func twinBenchmarks() {
             }
         }
         let events = Double(rounds * (mix.count + 1))
+        BenchBudget.record(BenchFigure(what: "reducer, a mix of presses, turns, reports and ticks",
+                                       figure: "\(Int(events / cpu / 1000))k events per CPU second", budget: "", met: nil))
         print("reducer: \(Int(events)) events in \(String(format: "%.3f", cpu)) CPU s = \(Int(events / cpu / 1000))k events per second [\(effects % 2)]")
     }
 
@@ -87,6 +92,8 @@ func twinBenchmarks() {
             lcdFrames = output.frames.lines.count
         }
         loadCPU = measure { Importer(library: try! Library(directory: dir + "/lib")).run(dir + "/stick") { _ in } }
+        BenchBudget.record(BenchFigure(what: "the twin, 120 s demo scenario (import of the stick included)",
+                                       figure: "\(Int(120 / cpu))x real time", budget: "", met: nil))
         print("twin: 120 s demo scenario in \(String(format: "%.3f", cpu)) CPU s (of which ~\(String(format: "%.3f", loadCPU)) s importing the stick) = \(Int(120 / cpu))x real time; \(lcdFrames) LCD frames")
         _ = system("rm -rf '\(dir)'")
     }

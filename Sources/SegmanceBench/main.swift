@@ -5,6 +5,7 @@
 //     swift run -c release segmance-bench twin|library     one half of that
 //     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
 //     … --check                                           exit 1 when a budget is missed
+//     … --write-figures docs/figures.md                   write this command's figures into the figures file
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
 // The engine benchmark script calls the subcommands below on a paced ALSA device.
@@ -12,15 +13,23 @@
 import Glibc
 #endif
 
-let command = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") } ?? "all"
+// The first argument that is neither an option nor an option's value (every option but
+// --check takes one: --dir DIR, --write-figures FILE, …).
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.indices.first { i in
+    !arguments[i].hasPrefix("--") && (i == 0 || !arguments[i - 1].hasPrefix("--") || arguments[i - 1] == "--check")
+}.map { arguments[$0] } ?? "all"
+BenchBudget.begin()
+func twin() { twinBenchmarks(); BenchBudget.endSection("segmance-bench twin") }
+func library() { libraryBenchmarks(); BenchBudget.endSection("segmance-bench library") }
 switch command {
-case "all": twinBenchmarks(); libraryBenchmarks()
-case "twin": twinBenchmarks()
-case "library": libraryBenchmarks()
+case "all": twin(); library()
+case "twin": twin()
+case "library": library()
 case "prepare": EngineBenchmarks.prepare(directory: option("dir", "/tmp/segmance-engine-bench"))
 case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
-case "big-stick": BigStickBench.run()
+case "big-stick": BigStickBench.run(); BenchBudget.endSection("segmance-bench big-stick")
 default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, prepare, latency, daemon")
 }
 BenchBudget.finish()
