@@ -2,19 +2,25 @@
 # The real-time engine's figures beside aplay and MPD on one paced ALSA device:
 # input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
 # edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
-# start -> ready. Takes about 15 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
-# segmance/aplay windows; EVENTS=1000 per latency run).
+# start -> ready. Takes about 20 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
+# segmance/aplay windows; EVENTS=1000 per latency run, LATENCY_RUNS=3 runs per buffer).
+# Every figure is printed beside its budget (the BUDGETS of engine_bench.py).
 #
-#     Tests/Benchmarks/engine-bench.sh
+#     Tests/Benchmarks/engine-bench.sh [--check] [--write-figures docs/figures.md]
+#
+# --check: exit 1 when a figure misses its budget. --write-figures FILE: write this
+# benchmark's section of the generated figures file. CI runs it shorter (.ci/run:
+# WINDOW=15 ROUNDS=3 EVENTS=300).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 deploy/install-deps.sh >/dev/null
 deploy/install-bench-deps.sh >/dev/null
-# Built as the package builds the daemon (deploy/build-deb.sh): the Swift runtime and
-# Foundation linked in (--static-swift-stdlib), so memory is measured as it will be on a board.
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product segmance-bench >/dev/null
-bench="$PWD/.build-static/release/segmance-bench"
+# Built as the package builds the daemon (deploy/build-deb.sh, in the same scratch folder): the
+# Swift runtime and Foundation linked in (--static-swift-stdlib), so memory is measured as it
+# will be on a board.
+swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance-bench >/dev/null
+bench="$PWD/.build-deb/release/segmance-bench"
 
 work=$(mktemp -d /tmp/segmance-engine-bench.XXXXXX)
 server="segbench-$$"
@@ -43,4 +49,4 @@ jackd_pid=$!
 jack_wait -s "$server" -w -t 20 >/dev/null 2>&1
 
 "$bench" prepare --dir "$work" >/dev/null
-python3 Tests/Benchmarks/engine_bench.py "$bench" "$work"
+python3 Tests/Benchmarks/engine_bench.py "$bench" "$work" "$@"
