@@ -54,7 +54,17 @@ enum MPDStartup {
             version = String(greeting.dropFirst("OK MPD ".count))
         }
         times.sort()
-        return (times[times.count / 2] * 1000, "(protocol \(version))")
+        return (times[times.count / 2] * 1000, "\(installedVersion() ?? "?") (protocol \(version))")
+    }
+
+    /// `mpd --version`'s version, e.g. `0.23.12`.
+    private static func installedVersion() -> String? {
+        guard let pipe = popen("'\(binary)' --version", "r") else { return nil }
+        defer { pclose(pipe) }
+        var line = [CChar](repeating: 0, count: 256)
+        guard fgets(&line, Int32(line.count), pipe) != nil else { return nil }
+        // "Music Player Daemon 0.23.12 (0.23.12)"
+        return String(cString: line).split(separator: " ").dropFirst(3).first.map(String.init)
     }
 
     /// Connects to `path` as soon as MPD listens (retried every 0.2 ms) and reads its first
