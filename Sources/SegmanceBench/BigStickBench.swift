@@ -11,7 +11,7 @@ import SndFile
 ///   audio and manifests, debris skipped, links checked) beside `find` over the same tree
 ///   and a plain readdir + lstat walk in this process, best of five each. Budget 2 s.
 /// - Import of one routine a format (a 3-minute part) by the real `segmance import` in a
-///   process of its own, into a fresh library: × real time (wall clock, process start
+///   process of its own, into a fresh library, best of 3 (5 with `--check`): × real time (wall clock, process start
 ///   included) beside libsndfile decoding the same file alone, and the importing process's
 ///   peak resident memory (its VmHWM, the kernel's high-water mark, sampled every
 ///   millisecond) beside the same binary listing the library it made. Budgets: ≥ 200× real time, ≤ 20 MB (the
@@ -100,9 +100,16 @@ enum BigStickBench {
             let reader = try! SoundFile(readingFrom: sources[i])
             _ = try! reader.readAllFloat()
             let decode = wallSeconds() - decodeStart
-            let library = "\(dir)/library-\(i)"
-            let run = spawn(binary, ["import", subset, "--library", library])
-            precondition(run.status == 0, "segmance import \(subset) exited \(run.status)")
+            // Best of `importRuns` (3; 5 with --check), each into a fresh library: the fastest
+            // wall time, the highest peak.
+            var run = (status: Int32(0), wall: Double.infinity, peakMB: 0.0)
+            var library = ""
+            for attempt in 0..<importRuns {
+                library = "\(dir)/library-\(i)-\(attempt)"
+                let one = spawn(binary, ["import", subset, "--library", library])
+                precondition(one.status == 0, "segmance import \(subset) exited \(one.status)")
+                run = (0, min(run.wall, one.wall), max(run.peakMB, one.peakMB))
+            }
             let list = spawn(binary, ["library", "list", "--library", library])
             precondition(list.status == 0, "segmance library list exited \(list.status)")
             let speed = Double(partSeconds) / run.wall
@@ -110,7 +117,7 @@ enum BigStickBench {
             print("    \(f.name):\(pad) \(Int(speed))x real time (\(format(run.wall, 2)) s wall; budget \(Int(importBudget))x), "
                   + "libsndfile decode alone \(Int(Double(partSeconds) / decode))x; peak RSS \(format(run.peakMB, 1)) MB, "
                   + "the same binary listing the library \(format(list.peakMB, 1)) MB")
-            BenchBudget.record(BenchFigure(what: "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included)",
+            BenchBudget.record(BenchFigure(what: "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included), best of \(importRuns)",
                                            figure: "\(Int(speed))x real time", budget: "≥ \(Int(importBudget))x", met: speed >= importBudget,
                                            peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
         }

@@ -149,7 +149,7 @@ enum EngineBenchmarks {
         print("latency: audio queued ahead of that sample (snd_pcm_delay after the write, less the frames after it): p50 \(ms(delays.valueAtPercentile(50))) ms, "
             + "p99 \(ms(delays.valueAtPercentile(99))) ms")
         print("latency: edge -> sound estimate (handed + delay): p50 \(ms(toSound.valueAtPercentile(50))) ms, "
-            + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budget 10 ms); xruns \(engine.xrunCount)")
+            + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budgets: engine_bench.py's table); xruns \(engine.xrunCount)")
         // For Tests/Benchmarks/engine_bench.py's budgets: the same figures, machine-read.
         print("latency-figures: handed_p50_ms=\(ms(inside.valueAtPercentile(50))) handed_p99_ms=\(ms(inside.valueAtPercentile(99))) "
             + "sound_p50_ms=\(ms(toSound.valueAtPercentile(50))) sound_p99_ms=\(ms(toSound.valueAtPercentile(99))) "
