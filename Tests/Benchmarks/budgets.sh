@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The budgets of DESIGN.md §7 as checks, as CI runs them (.ci/run): each benchmark with
+# --check prints every figure beside its budget and the peer measured in the same run, and
+# exits 1 when one is missed.
+#
+#     Tests/Benchmarks/budgets.sh [--write-figures docs/figures.md]
+#
+# - segmance-bench library --check: import per format (>= 200x real time), start to ready
+#   with 200 routines (<= 150 ms, in process and the daemon cold, beside MPD cold), the
+#   watchdog (WATCHDOG=1 at least every half WatchdogSec of deploy/segmance.service);
+# - segmance-bench big-stick --check: the scan (<= 2 s), `segmance import` per format, the
+#   daemon's resident memory while it imports (<= 20 MB; needs root for the bind mount);
+# - Tests/Benchmarks/engine-bench.sh --check, shortened (WINDOW=15 ROUNDS=3 EVENTS=300;
+#   the full run is the default): latency, edge -> sound, CPU against aplay, RSS, start -> ready.
+# Built as the package is (release, --static-swift-stdlib, in deploy/build-deb.sh's .build-deb).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+deploy/install-deps.sh >/dev/null
+deploy/install-bench-deps.sh >/dev/null
+for product in segmance segmance-ffmpeg segmance-bench; do
+  swift build -c release --static-swift-stdlib --scratch-path .build-deb --product "$product" >/dev/null
+done
+bin=.build-deb/release
+started=$SECONDS
+"$bin/segmance-bench" library --check "$@"
+echo "budgets: segmance-bench library --check passed ($((SECONDS - started)) s)"
+started=$SECONDS
+"$bin/segmance-bench" big-stick --check --segmance "$bin/segmance" "$@"
+echo "budgets: segmance-bench big-stick --check passed ($((SECONDS - started)) s)"
+started=$SECONDS
+WINDOW=${WINDOW:-15} ROUNDS=${ROUNDS:-3} EVENTS=${EVENTS:-300} Tests/Benchmarks/engine-bench.sh --check "$@"
+echo "budgets: engine-bench.sh --check passed ($((SECONDS - started)) s)"
