@@ -9,6 +9,9 @@ let package = Package(
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
         // FFmpeg decoding in a process of its own, started by segmance (SegmanceMedia.FFmpegDecoder).
         .executable(name: "segmance-ffmpeg", targets: ["segmance-ffmpeg"]),
+        // For the fuzz targets only (Tests/Fuzz, a package of its own built with -sanitize=fuzzer).
+        .library(name: "SegmanceMedia", targets: ["SegmanceMedia", "SegmanceCore"]),
+        .library(name: "FFmpeg", targets: ["FFmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

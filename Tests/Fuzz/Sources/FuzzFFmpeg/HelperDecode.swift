@@ -1,0 +1,1 @@
+../../../../Sources/segmance-ffmpeg/HelperDecode.swift
