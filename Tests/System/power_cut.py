@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The power-cut run of the board in a box (see power-cut.sh, which builds and calls this).
 
-usage: power_cut.py N [SEED]
+usage: power_cut.py N [SEED]    (SEGMANCE_CUT_WORKLOADS=import,reimport,settings: which workloads)
 
 Each boot of the box mounts the library's own disk (an ext4 image file, /dev/vda), shows
 what the library holds (guest/power-cut.sh's "[state]" lines), then runs a workload (an
@@ -22,7 +22,9 @@ SEGMANCE = os.environ.get("SEGMANCE_CUT_BIN") or os.path.join(REPO, ".build/debu
 TITLES = ["Alpha", "Bravo", "Charlie"]
 # Cut this long after the workload starts (s): wide enough to land anywhere in an import of
 # a stick (several seconds in the box) or among many small saves.
-CUT_WINDOW = {"import": (0.1, 14.0), "reimport": (0.1, 14.0), "settings": (0.1, 6.0)}
+CUT_WINDOW = {"import": (0.1, 8.0), "reimport": (0.1, 8.0), "settings": (0.1, 4.0)}
+# SEGMANCE_CUT_WORKLOADS=import,reimport: only those (to aim the cuts at one thing).
+WORKLOADS = [w for w in os.environ.get("SEGMANCE_CUT_WORKLOADS", "import,reimport,settings").split(",") if w]
 COUNTDOWN = [0, 3, 5, 8, 10, 15, 20]
 PAUSE = [0, 1, 2, 3, 4, 5, 8, 10]
 PASSES = [0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20]
@@ -88,8 +90,10 @@ def boot(work, disk, mode, workload, cut_after, env, log):
     full_env = dict(os.environ, SEGMANCE_CUT_BIN=SEGMANCE, SEGMANCE_CUT_WORK=work, **env)
     status = subprocess.run(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode
     with open(log, errors="replace") as f:
-        lines = [re.sub(r"^\[ *[0-9.]+\] ", "", l.rstrip("\n")) for l in f]
-    return status, lines
+        stamped = [l.rstrip("\n") for l in f]
+    lines = [re.sub(r"^\[ *[0-9.]+\] ", "", l) for l in stamped]
+    armed = next((l.split("]")[0].strip("[ ") for l in stamped if l.endswith("] [cut] armed")), "?")
+    return status, lines, armed
 
 
 def read_state(lines):
@@ -222,13 +226,13 @@ def main():
     next_k, damaged, kinds = 0, 0, {}
     for i in range(cuts + 1):
         mode = "first" if i == 0 else ("check" if i == cuts else "cut")
-        workload = rng.choice(["import", "reimport", "settings"]) if mode != "check" else ""
+        workload = rng.choice(WORKLOADS) if mode != "check" else ""
         window = CUT_WINDOW.get(workload, (0, 0))
         cut_after = rng.uniform(*window)
         first = rng.choice("ab")
         log = f"{work}/boot-{i}.log"
         b0 = time.monotonic()
-        status, lines = boot(work, disk, mode, workload, cut_after,
+        status, lines, armed = boot(work, disk, mode, workload, cut_after,
                              {"SEGMANCE_CUT_K0": str(next_k), "SEGMANCE_CUT_FIRST": first}, log)
         took = time.monotonic() - b0
         verdict = ""
@@ -261,7 +265,7 @@ def main():
         kinds[workload] = kinds.get(workload, 0) + 1
         print(f"power-cut: cut {i + 1}/{cuts}: {workload}, {cut_after:.2f} s after it started "
               f"(step {ops}: {next((l[9:] for l in reversed(lines) if l.startswith('[cut] op ')), 'none')}; "
-              f"boot {took:.1f} s)", flush=True)
+              f"boot {took:.1f} s, workload from {armed} s)", flush=True)
         allowed, next_k = expect(found, lines, next_k)
     print(f"power-cut: {', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}; "
           f"{time.monotonic() - t0:.0f} s in all; seed {seed}", flush=True)
