@@ -6,8 +6,8 @@ import SegmanceMedia
 struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "List, show, remove and check the routines in the library.",
-        subcommands: [List.self, Show.self, Remove.self, Check.self])
+        abstract: "List, show, remove and check the routines in the library; its settings and resume point.",
+        subcommands: [List.self, Show.self, Remove.self, Check.self, SettingsCommand.self, ResumeCommand.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the routines.")
@@ -59,12 +59,19 @@ struct LibraryCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check the library is whole (SQLite integrity, media files, complete routines).",
-            discussion: "Exits with status 1 and lists the problems when it is not.")
+            discussion: """
+            First does what the box does when it starts: removes what an interrupted import \
+            left (temporary files, media no routine uses) and says so. Exits with status 1 and \
+            lists the problems when the library is not whole.
+            """)
         @OptionGroup var options: LibraryOptions
-        @Flag(help: "Also re-hash every media file against its name.") var deep = false
+        @Flag(help: "Also read every media file to its end.") var deep = false
 
         func run() throws {
-            let library = try options.open()
+            let library = try options.open(recover: false)
+            let swept = try library.sweep(wait: true)
+            for name in swept.temporaryFiles { Console.out("recovered: removed the partial file media/\(name)\n") }
+            for hash in swept.orphanMedia { Console.out("recovered: removed media/\(hash).pcm, which no routine uses\n") }
             let problems = try library.verify(deep: deep)
             for problem in problems { Console.out("\(problem)\n") }
             guard problems.isEmpty else { throw ExitCode(1) }

@@ -25,8 +25,9 @@ struct LibraryOptions: ParsableArguments {
         return try DaemonConfiguration(parsing: try readFile(config), file: config).library
     }
 
-    func open() throws -> Library {
-        try Library(directory: try directory(), sampleRate: rate)
+    /// The library, with what an interrupted import left removed unless `recover` is false.
+    func open(recover: Bool = true) throws -> Library {
+        try Library(directory: try directory(), sampleRate: rate, recover: recover)
     }
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # In the guest: every system test in one boot. The hardware of board/sim-vm.toml first,
 # then the SystemTests Swift target (the host-built test bundle run in place) but for the
-# daemon's tests, the USB stick check, the package check when $SEGMANCE_BOX_DEB names a
+# daemon's tests, the USB stick check, the full-disk checks (guest/full-disk.sh, and the
+# library's DiskFullTests, which need root), the package check when $SEGMANCE_BOX_DEB names a
 # .deb, and the daemon's tests (SystemTests/Daemon): from the installed package, as user
 # segmance, with udevd giving the devices to its groups — or, with no package, as root
 # with $SEGMANCE_BOX_SEGMANCE. $SEGMANCE_BOX_FILTER (a regular expression) runs only the
@@ -50,6 +51,9 @@ check() {
 only=${SEGMANCE_BOX_FILTER:-}
 swift_tests "Swift system tests" --filter "SystemTests/.*$only" --skip 'SystemTests/Daemon/'
 check "USB stick" bash "$BOX_DIR/guest/stick-test.sh"
+check "full disk" bash "$BOX_DIR/guest/full-disk.sh"
+# The library's own full-disk test mounts a tmpfs: it needs root, which the box has.
+swift_tests "library tests needing root" --filter 'SegmanceLibraryTests\.DiskFullTests/'
 
 package() { bash "$BOX_DIR/guest/package-test.sh" "$1" 2>&1 | grep -v "^(Reading database"; return "${PIPESTATUS[0]}"; }
 if [ -n "${SEGMANCE_BOX_DEB:-}" ]; then

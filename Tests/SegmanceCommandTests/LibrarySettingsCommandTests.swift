@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `segmance library settings` and `library resume`, run as the real binary on a real library.
+@Suite struct LibrarySettingsCommandTests {
+    let library: String
+
+    init() throws {
+        library = FileManager.default.temporaryDirectory
+            .appendingPathComponent("segmance-settings-\(UUID().uuidString)").path
+    }
+
+    /// Runs `segmance library ARGS… --library L`; its output (stdout and stderr) and status.
+    func run(_ args: [String]) throws -> (text: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: HelpTextTests.binary)
+        process.arguments = ["library"] + args + ["--library", library]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test func settingsAreShownChangedTogetherAndKeptBetweenRuns() throws {
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        #expect(try run(["settings"]).text == "No settings saved in \(library) (the defaults apply).\n")
+        let changed = try run(["settings", "volume=70", "countdown=5", "atPartEnd=next", "autoImport=1"])
+        #expect(changed.status == 0)
+        let expected = """
+            countdown = 5
+            countdownBeforeRepeat = 0
+            atPartEnd = next
+            volume = 70
+            autoImport = 1
+            loopPause = 0
+            loopPasses = 0
+            lightIdle = 0
+
+            """
+        #expect(changed.text == expected)
+        #expect(try run(["settings"]).text == expected)
+        #expect(try run(["settings", "--json"]).text.contains(#""volume" : "70""#))
+    }
+
+    @Test(arguments: [
+        ("volume=101", "Error: volume=101: volume takes 0 to 100"),
+        ("countdown=4", "Error: countdown=4: countdown takes 0, 3, 5, 8, 10, 15, 20"),
+        ("atPartEnd=loop", "Error: atPartEnd=loop: atPartEnd takes stop or next"),
+        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle"),
+    ])
+    func aWrongAssignmentChangesNothingAndSaysWhatTheKeyTakes(assignment: String, error: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        #expect(try run(["settings", "volume=40"]).status == 0)
+        let refused = try run(["settings", "countdown=3", assignment])
+        #expect(refused.status != 0)
+        #expect(refused.text.hasPrefix(error + "\n"), "\(refused.text)")
+        #expect(try run(["settings"]).text.contains("countdown = 0\n"))
+    }
+
+    @Test func aResumePointNeedsARoutineOfTheLibrary() throws {
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        #expect(try run(["resume"]).text == "No resume point saved in \(library).\n")
+        #expect(try run(["resume", "--json"]).text == "null\n")
+        let refused = try run(["resume", "--routine", "Salsa", "--part", "1", "--frame", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.text.hasPrefix("Error: no routine titled \"Salsa\" in \(library)\n"))
+    }
+}
