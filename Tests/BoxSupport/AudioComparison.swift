@@ -34,12 +34,17 @@ public struct AudioComparison: Sendable {
         public var maxLagGrowth: Int
         /// The command starts the sound anew: the offset is found from its first sound.
         public var realigns: Bool
+        /// The command moves the music (a seek, a wrap, a part change, a pause): applied
+        /// later, what follows sounds later by as much. False for one that only changes how
+        /// it sounds (the volume): applied later, only its ramp comes later, the offset stays.
+        public var movesMusic: Bool
 
-        public init(name: String, rampFrames: Int, maxLagGrowth: Int, realigns: Bool = false) {
+        public init(name: String, rampFrames: Int, maxLagGrowth: Int, realigns: Bool = false, movesMusic: Bool = true) {
             self.name = name
             self.rampFrames = rampFrames
             self.maxLagGrowth = maxLagGrowth
             self.realigns = realigns
+            self.movesMusic = movesMusic
         }
     }
 
@@ -77,6 +82,8 @@ public struct AudioComparison: Sendable {
         public var offsetBefore: Int
         /// The same within the segment, when found.
         public var offset: Int?
+        /// How much later than the twin the daemon applied the segment's command, when found.
+        public var delay: Int?
         /// Frames of the capture not compared at the command: the lag it added and its ramp
         /// (0 when the daemon applied it where the twin did: everything compared).
         public var windowFrames: Int
@@ -87,6 +94,18 @@ public struct AudioComparison: Sendable {
 
         /// How much the lag grew at this segment's command.
         public var lagGrowth: Int? { offset.map { $0 - offsetBefore } }
+
+        public init(command: Command?, twin: Range<Int>, offsetBefore: Int, offset: Int? = nil, delay: Int? = nil,
+                    windowFrames: Int = 0, silent: Bool, failure: String? = nil) {
+            self.command = command
+            self.twin = twin
+            self.offsetBefore = offsetBefore
+            self.offset = offset
+            self.delay = delay
+            self.windowFrames = windowFrames
+            self.silent = silent
+            self.failure = failure
+        }
     }
 
     public struct Result: Sendable {
@@ -118,16 +137,16 @@ public struct AudioComparison: Sendable {
             return segment.offset
         }
 
-        /// "6 commands, 99.6 % of the twin's sound frames compared equal; lag added:
-        /// loop +0, part +1024 (window 1264), …; first offset 3200"
+        /// "6 commands, 99.6 % of the twin's sound frames compared equal; applied later than
+        /// the twin by: loop +0, part +1024 (window 1264), …; capture offset at the start 3200"
         public var summary: String {
             let commands = segments.filter { $0.command != nil }
             let lags = commands.map { s in
-                "\(s.command!.kind.name) \(s.lagGrowth.map { "+\($0)" } ?? "?")"
+                "\(s.command!.kind.name) \(s.delay.map { "+\($0)" } ?? "?")"
                     + (s.windowFrames > 0 ? " (window \(s.windowFrames))" : "")
             }
             return "\(commands.count) commands, \(String(format1: percentCompared)) % of the twin's sound frames compared equal; "
-                + "lag added: \(lags.joined(separator: ", ")); capture offset at the start \(segments.first?.offset.map(String.init) ?? "?")"
+                + "applied later than the twin by: \(lags.joined(separator: ", ")); capture offset at the start \(segments.first?.offset.map(String.init) ?? "?")"
         }
     }
 
@@ -159,15 +178,14 @@ public struct AudioComparison: Sendable {
             let command = i == 0 ? nil : sorted[i - 1]
             let end = i < sorted.count ? sorted[i].frame : twinFrames
             defer { start = end }
-            var segment = Segment(command: command, twin: start..<end, offsetBefore: offset, offset: nil,
-                                  windowFrames: 0, silent: true, failure: nil)
+            var segment = Segment(command: command, twin: start..<end, offsetBefore: offset, silent: true)
             let firstSound = segment.twin.first { !isSilent(twin, frame: $0) }
             segment.silent = firstSound == nil
             if segment.twin.isEmpty { continue }
             let kind = command?.kind
 
-            // The offsets to try, each with the twin frames it compares.
-            var candidates: [(offset: Int, range: Range<Int>)]
+            // The offsets to try, each with the twin frames it compares and the delay it means.
+            var candidates: [(offset: Int, range: Range<Int>, delay: Int)]
             if let kind, kind.realigns, let firstSound {
                 // Starts anew: its first sound against the capture's first sound after the command.
                 guard let heard = Self.firstSound(capture, channels: channels, from: max(0, segment.twin.lowerBound + offset)) else {
@@ -175,13 +193,18 @@ public struct AudioComparison: Sendable {
                     result.segments.append(segment)
                     continue
                 }
-                candidates = [(heard - firstSound, segment.twin)]
-            } else if let kind {
+                candidates = [(heard - firstSound, segment.twin, 0)]
+            } else if let kind, kind.movesMusic {
                 candidates = (0...max(0, kind.maxLagGrowth)).map { growth in
-                    (offset + growth, (segment.twin.lowerBound + (growth == 0 ? 0 : min(kind.rampFrames, segment.twin.count)))..<end)
+                    (offset + growth, (segment.twin.lowerBound + (growth == 0 ? 0 : min(kind.rampFrames, segment.twin.count)))..<end, growth)
+                }
+            } else if let kind {
+                // Same offset; the ramp comes `delay` later, and the frames up to its end are left out.
+                candidates = (0...max(0, kind.maxLagGrowth)).map { delay in
+                    (offset, (segment.twin.lowerBound + (delay == 0 ? 0 : min(delay + kind.rampFrames, segment.twin.count)))..<end, delay)
                 }
             } else {
-                candidates = [(offset, segment.twin)]
+                candidates = [(offset, segment.twin, 0)]
             }
             if let first = candidates.first, first.range.upperBound + first.offset > captureFrames {
                 segment.failure = "the capture ends at frame \(captureFrames), before the twin's frame \(end - 1) (+ offset \(first.offset))"
@@ -190,16 +213,17 @@ public struct AudioComparison: Sendable {
             }
             if let found = candidates.first(where: { matches(capture, twin, $0.range, offset: $0.offset, probe: firstSound) }) {
                 segment.offset = found.offset
+                segment.delay = found.delay
                 offset = found.offset
-                segment.windowFrames = found.offset == segment.offsetBefore || kind?.realigns == true
-                    ? 0 : found.offset - segment.offsetBefore + found.range.lowerBound - segment.twin.lowerBound
+                segment.windowFrames = found.delay == 0 ? 0
+                    : found.range.lowerBound - segment.twin.lowerBound + (found.offset - segment.offsetBefore)
                 result.matchedSoundFrames += found.range.reduce(0) { $0 + (isSilent(twin, frame: $1) ? 0 : 1) }
             } else {
                 // Silent in the twin after the ramp (a pause): say how long the capture sounded on.
                 let tail = candidates.last!.range
                 segment.failure = tail.allSatisfy({ isSilent(twin, frame: $0) })
                     ? describeSound(capture, candidates.last!.range, candidates: candidates.first!.offset...candidates.last!.offset)
-                    : describeMismatch(capture, twin, candidates)
+                    : describeMismatch(capture, twin, candidates.map { ($0.offset, $0.range) })
             }
             result.segments.append(segment)
         }
@@ -226,7 +250,9 @@ public struct AudioComparison: Sendable {
     /// sound) is checked first, so a wrong offset is refused without a walk over silence.
     private func matches(_ capture: [Int16], _ twin: [Int16], _ range: Range<Int>, offset: Int, probe: Int?) -> Bool {
         let channels = options.channels
-        guard range.lowerBound + offset >= 0, (range.upperBound + offset) * channels <= capture.count else { return false }
+        // Before the capture began there is nothing to compare (the first sound is after it).
+        let range = max(range.lowerBound, -offset)..<max(range.upperBound, -offset)
+        guard (range.upperBound + offset) * channels <= capture.count else { return false }
         let tolerance = options.tolerance
         if let probe, range.contains(probe) {
             for c in 0..<channels {

@@ -89,7 +89,7 @@ public struct TwinScenario: Sendable {
         /// NEXT: the part ramps out, the next counts in (the daemon first maps the next part
         /// and makes its start resident: up to three periods seen on a loaded host).
         public var part: AudioComparison.CommandKind
-        /// The volume chord: a volume ramp.
+        /// The volume chord: a volume ramp (applied later, only the ramp comes later).
         public var volume: AudioComparison.CommandKind
         /// PLAY while playing: the ramp out, then silence within one period more.
         public var pause: AudioComparison.CommandKind
@@ -99,7 +99,7 @@ public struct TwinScenario: Sendable {
             loop = .init(name: "loop", rampFrames: ramp, maxLagGrowth: 2 * period)
             seek = .init(name: "seek", rampFrames: ramp, maxLagGrowth: 2 * period)
             part = .init(name: "part", rampFrames: ramp, maxLagGrowth: 4 * period)
-            volume = .init(name: "volume", rampFrames: ramp, maxLagGrowth: 2 * period)
+            volume = .init(name: "volume", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
             pause = .init(name: "pause", rampFrames: ramp, maxLagGrowth: period)
         }
     }

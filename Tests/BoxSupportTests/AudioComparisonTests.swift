@@ -135,6 +135,35 @@ import Testing
         #expect(result.failures.first?.contains("the capture sounds until capture frame 315") == true, "\(result.failures)")
     }
 
+    /// A volume change: the gain ramps from 1 to 0.5 over 240 frames. Applied later, only
+    /// the ramp comes later: the music does not move.
+    static func louder(at ramp: Int, frames count: Int = 40_000) -> [Int16] {
+        (0..<(count * 2)).map { i in
+            let t = i / 2
+            let gain = t < ramp ? 1.0 : t >= ramp + 240 ? 0.5 : 1.0 - 0.5 * Double(t - ramp) / 240
+            return Int16((Double(source[i]) * gain).rounded())
+        }
+    }
+
+    @Test func aLaterVolumeChangeOnlyMovesItsRamp() {
+        let volume = AudioComparison.CommandKind(name: "volume", rampFrames: 240, maxLagGrowth: 1_024, movesMusic: false)
+        let commands = [AudioComparison.Command(frame: 30_000, kind: volume)]
+        let twin = Self.silence(1_000) + Self.louder(at: 29_000)
+        for delay in [0, 512] {
+            let capture = Self.silence(1_500) + Self.louder(at: 29_000 + delay)
+            let result = AudioComparison().compare(capture: capture, twin: twin, commands: commands)
+            #expect(result.matches, "delay \(delay): \(result.failures)")
+            #expect(result.segments.map(\.offset) == [500, 500])
+            #expect(result.segments.last?.delay == delay)
+            #expect(result.segments.last?.windowFrames == (delay == 0 ? 0 : delay + 240))
+        }
+        let late = Self.silence(1_500) + Self.louder(at: 29_000 + 1_100)
+        let result = AudioComparison().compare(capture: late, twin: twin, commands: commands)
+        #expect(!result.matches)
+        #expect(result.failures.first?.hasPrefix("after the volume at twin frame 30000, frames 30000..<41000: no offset in 500...500") == true,
+                "\(result.failures)")
+    }
+
     @Test func aStartFindsItsOffsetFromItsFirstSound() {
         let start = [AudioComparison.Command(frame: 1_000, kind: Self.start),
                      AudioComparison.Command(frame: 30_000, kind: Self.pause),
