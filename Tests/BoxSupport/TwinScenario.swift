@@ -44,12 +44,17 @@ public struct ControlRecord: Equatable, Sendable {
 /// boundary (presses are recognised at the release: a long press is still possible until
 /// then); an encoder detent completes there.
 ///
+/// Inside an A–B loop a position comes round once a pass: the control is placed in the
+/// pass its edge says (`Edges`: where the daemon's render thread was when the button
+/// changed, from the kernel's pointers of the loopback card), the one nearest to it.
+///
 /// Modelled: PLAY from stopped or paused (with the routine's countdown) and to pause,
-/// LOOP (mark A, mark B at the current position, which wraps to A at once), NEXT while
-/// playing (the next part counts in from its start), encoder ±1 while playing with no
-/// A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1 holding play": PLAY goes
-/// down before the detent and up after it; the music moves on). Anything else throws: it
-/// would need a model it does not have.
+/// LOOP (mark A, mark B at the current position, which wraps to A at once; the loop then
+/// wraps at B), NEXT while playing (the next part counts in from its start), encoder ±1
+/// while playing with no A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1
+/// holding play": PLAY goes down before the detent and up after it; the music moves on).
+/// Anything else throws: it would need a model it does not have. Each command carries the
+/// kind the audio comparison judges it by (`kinds`).
 public struct TwinScenario: Sendable {
     public var rate: Int64 = 48_000
     /// The twin's period (`TwinRun.periodFrames`).
@@ -65,9 +70,58 @@ public struct TwinScenario: Sendable {
     public var detentNanoseconds: Int64 = 150_000_000
     /// Silence left after the last input, in frames.
     public var tailFrames: Int64 = 48_000
+    /// What the audio comparison allows each command (`Kinds`).
+    public var kinds: Kinds
 
-    public init(countdownSeconds: Int64) {
+    /// The comparison's view of each kind of command the rehearsal sends, for a device
+    /// whose render thread writes `devicePeriodFrames` a period, with `rampFrames` ramps
+    /// and crossfades (`RenderConfig`: 5 ms). The daemon reads the render thread's
+    /// position when the control arrives and sends the command at once: a period the
+    /// render thread began meanwhile delays it by one. What else may delay it is what the
+    /// command does first, on the daemon's thread, before it is sent.
+    public struct Kinds: Sendable {
+        /// PLAY from stopped or paused: the sound starts anew (its first sound realigns).
+        public var start: AudioComparison.CommandKind
+        /// LOOP marking B: the loop wraps to A at once (a crossfade).
+        public var loop: AudioComparison.CommandKind
+        /// A detent: a seek crossfaded (the daemon first makes the pages at the target resident).
+        public var seek: AudioComparison.CommandKind
+        /// NEXT: the part ramps out, the next counts in (the daemon first maps the next part
+        /// and makes its start resident: up to three periods seen on a loaded host).
+        public var part: AudioComparison.CommandKind
+        /// The volume chord: a volume ramp (applied later, only the ramp comes later).
+        public var volume: AudioComparison.CommandKind
+        /// PLAY while playing: the ramp out, then silence within one period more.
+        public var pause: AudioComparison.CommandKind
+
+        public init(devicePeriodFrames period: Int, rampFrames ramp: Int) {
+            start = .init(name: "start", rampFrames: 0, maxLagGrowth: 0, realigns: true)
+            loop = .init(name: "loop", rampFrames: ramp, maxLagGrowth: 2 * period)
+            seek = .init(name: "seek", rampFrames: ramp, maxLagGrowth: 2 * period)
+            part = .init(name: "part", rampFrames: ramp, maxLagGrowth: 4 * period)
+            volume = .init(name: "volume", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
+            pause = .init(name: "pause", rampFrames: ramp, maxLagGrowth: period)
+        }
+    }
+
+    public init(countdownSeconds: Int64, kinds: Kinds = Kinds(devicePeriodFrames: 512, rampFrames: 240)) {
         self.countdownSeconds = countdownSeconds
+        self.kinds = kinds
+    }
+
+    /// Where the edges that made the controls were, in the capture's frames.
+    public struct Edges: Equatable, Sendable {
+        /// Capture frame of the first sound (the first tick of the first start's count-in):
+        /// aligns the capture with the twin.
+        public var captureOnset: Int64
+        /// For each control, the capture frame through which the daemon's render thread had
+        /// rendered when its deciding edge was made (nil where unknown).
+        public var renderedThrough: [Int64?]
+
+        public init(captureOnset: Int64, renderedThrough: [Int64?]) {
+            self.captureOnset = captureOnset
+            self.renderedThrough = renderedThrough
+        }
     }
 
     /// The scenario and where its commands land.
@@ -76,8 +130,10 @@ public struct TwinScenario: Sendable {
         public var text: String
         /// Twin frame of each control, in order.
         public var controlFrames: [Int64]
-        /// Twin frames at which audio commands apply (marking A sends none).
-        public var commandFrames: [Int64]
+        /// The audio commands, where they apply in the twin and their kind (marking A sends none).
+        public var commands: [AudioComparison.Command]
+        /// Twin frames at which audio commands apply.
+        public var commandFrames: [Int64] { commands.map { Int64($0.frame) } }
         /// The twin frame at which the scenario ends.
         public var endFrame: Int64
     }
@@ -86,22 +142,37 @@ public struct TwinScenario: Sendable {
         public var description: String
     }
 
-    public func place(_ records: [ControlRecord]) throws(Unplaceable) -> Placement {
+    /// Places `records` (the daemon's control log, in order); with `edges`, each control
+    /// inside an A–B loop goes in the pass its edge was made in.
+    public func place(_ records: [ControlRecord], edges: Edges? = nil) throws(Unplaceable) -> Placement {
         /// Twin frame `frame` sounds part position `position`, and position moves with frames.
         var anchor: (frame: Int64, position: Int64)?
         var markA: Int64?
-        var loopOn = false
+        /// The A–B loop the music wraps in, from the anchor on (the anchor is at A).
+        var loop: Range<Int64>?
         var previous: Int64 = 0
+        /// capture frame = twin frame + shift, from the first start's first tick.
+        var shift: Int64?
         var lines: [String] = []
         var controls: [Int64] = []
-        var commands: [Int64] = []
+        var commands: [AudioComparison.Command] = []
 
         func fail(_ record: ControlRecord, _ why: String) -> Unplaceable {
             Unplaceable(description: "control \"\(record.action)\" at part \(record.part) frame \(record.frame) (\(record.transport)): \(why)")
         }
-        func boundary(for record: ControlRecord) throws(Unplaceable) -> Int64 {
+        func boundary(for record: ControlRecord, index: Int) throws(Unplaceable) -> Int64 {
             guard let anchor else { throw fail(record, "the music is not moving in the twin") }
-            let frame = anchor.frame + (record.frame - anchor.position)
+            var frame = anchor.frame + (record.frame - anchor.position)
+            if let loop {
+                guard loop.contains(record.frame) else { throw fail(record, "the music loops in \(loop), the frame is outside it") }
+                let length = loop.upperBound - loop.lowerBound
+                // The first pass after the previous input, or the pass nearest the edge.
+                while frame <= previous { frame += length }
+                if let edges, let shift, index < edges.renderedThrough.count, let through = edges.renderedThrough[index] {
+                    let estimate = through - shift
+                    while abs(frame + length - estimate) < abs(frame - estimate) { frame += length }
+                }
+            }
             guard frame % periodFrames == 0 else {
                 throw fail(record, "frame \(frame) is not on a \(periodFrames)-frame boundary of the twin")
             }
@@ -110,39 +181,47 @@ public struct TwinScenario: Sendable {
         }
         let playing = { (record: ControlRecord) in record.transport == "playing" }
 
-        for record in records {
+        for (index, record) in records.enumerated() {
             let frame: Int64
-            var command = true
+            var kind: AudioComparison.CommandKind?
             switch record.action {
             case "press play" where record.transport == "stopped" || record.transport == "paused":
                 let earliest = previous + startGapFrames
                 frame = (earliest + periodFrames - 1) / periodFrames * periodFrames
                 let onset = frame + countdownSeconds * rate
+                // The count-in's first tick sounds at the frame the start applies.
+                if shift == nil, let edges { shift = edges.captureOnset - frame }
                 anchor = (onset, record.frame)
+                loop = nil
+                kind = kinds.start
             case "press play" where playing(record):
-                frame = try boundary(for: record)
+                frame = try boundary(for: record, index: index)
                 anchor = nil
-            case "press loop" where playing(record) && markA == nil && !loopOn:
-                frame = try boundary(for: record)
+                kind = kinds.pause
+            case "press loop" where playing(record) && markA == nil && loop == nil:
+                frame = try boundary(for: record, index: index)
                 markA = record.frame
-                command = false
             case "press loop" where playing(record) && markA != nil:
-                frame = try boundary(for: record)
-                // B is where the music is: the loop wraps to A at once.
+                frame = try boundary(for: record, index: index)
+                // B is where the music is: the loop wraps to A at once, and at B after.
                 anchor = (frame, markA!)
+                loop = markA! ..< record.frame
                 markA = nil
-                loopOn = true
+                kind = kinds.loop
             case "press next" where playing(record):
-                frame = try boundary(for: record)
+                frame = try boundary(for: record, index: index)
                 anchor = (frame + countdownSeconds * rate, 0)
                 markA = nil
-                loopOn = false
+                loop = nil
+                kind = kinds.part
             case "turn +1 holding play" where playing(record), "turn -1 holding play" where playing(record):
-                frame = try boundary(for: record)
-            case "turn +1" where playing(record) && !loopOn, "turn -1" where playing(record) && !loopOn:
-                frame = try boundary(for: record)
+                frame = try boundary(for: record, index: index)
+                kind = kinds.volume
+            case "turn +1" where playing(record) && loop == nil, "turn -1" where playing(record) && loop == nil:
+                frame = try boundary(for: record, index: index)
                 let step = record.action == "turn +1" ? rate : -rate
                 anchor = (frame, max(0, record.frame + step))
+                kind = kinds.seek
             default:
                 throw fail(record, "not modelled by TwinScenario")
             }
@@ -164,13 +243,13 @@ public struct TwinScenario: Sendable {
                 lines.append("\(Self.seconds(release))  release \(button)")
             }
             controls.append(frame)
-            if command { commands.append(frame) }
+            if let kind { commands.append(AudioComparison.Command(frame: Int(frame), kind: kind)) }
             previous = frame
         }
         let end = previous + tailFrames
         lines.append("\(Self.seconds(end * 1_000_000_000 / rate))  end")
         return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls,
-                         commandFrames: commands, endFrame: end)
+                         commands: commands, endFrame: end)
     }
 
     /// Nanoseconds as "12.345678901" (the scenario's exact decimal seconds).

@@ -95,20 +95,63 @@ import Testing
         let rig = try Rig()
         let right = try TwinScenario(countdownSeconds: 3).place(Self.records())
         let twin = try rig.run(right.text)
-        let options = AudioComparison.Options(windowFrames: 4_800 + 240, searchFrames: 4_800)
-        // The same audio, as if captured 0.3 s after its start: equal.
+        // The count-in's first tick sounds at the frame the start applies (what `Edges` aligns on).
+        #expect(AudioComparison.firstSound(twin.audio) == Int(right.controlFrames[0]))
+        // The same audio, as if captured 0.3 s after its start: equal everywhere, the
+        // crossfades, the ramps and the silence after the pause included.
         let captured = [Int16](repeating: 0, count: 14_400 * 2) + twin.audio
-        let same = AudioComparison(options).compare(capture: captured, twin: twin.audio,
-                                                    commands: right.commandFrames.map { Int($0) })
+        let same = AudioComparison().compare(capture: captured, twin: twin.audio, commands: right.commands)
         #expect(same.matches, "\(same.failures)")
-        #expect(same.matchedSoundFrames > same.soundFrames * 9 / 10, "\(same.summary)")
+        #expect(same.matchedSoundFrames == same.soundFrames, "\(same.summary)")
+        #expect(same.segments.allSatisfy { $0.windowFrames == 0 && $0.offset == 14_400 }, "\(same.summary)")
+        #expect(right.commands.map(\.kind.name) == ["start", "loop", "part", "seek", "pause"])
 
         // A one period later: the loop is 128 frames shorter, every repeat lands elsewhere.
         let wrong = try TwinScenario(countdownSeconds: 3).place(Self.records(a: 96_128))
         let other = try rig.run(wrong.text)
-        let result = AudioComparison(options).compare(capture: other.audio, twin: twin.audio,
-                                                      commands: right.commandFrames.map { Int($0) })
+        let result = AudioComparison().compare(capture: other.audio, twin: twin.audio, commands: right.commands)
         #expect(!result.matches)
+    }
+
+    /// NEXT at 0:03 of an A–B loop from 0:02 to 0:04: the same position comes round each
+    /// pass; the edge says which.
+    @Test func aControlInALoopGoesInThePassItsEdgeWasMadeIn() throws {
+        var records = Self.records()
+        records[3].frame = 144_000
+        let second = try TwinScenario(countdownSeconds: 3).place(records)
+        // B at twin frame 432 000 wraps to A (96 000): position 144 000 at 480 000, 576 000, …
+        #expect(second.controlFrames[3] == 480_000)
+        // The capture began 4 000 frames before the twin (its first tick at capture frame
+        // 100 000); the render thread was 2 048 frames ahead of what sounded at NEXT's edge.
+        let shift: Int64 = 100_000 - 96_000
+        var through = [Int64?](repeating: nil, count: records.count)
+        through[3] = 576_000 + shift - 2_048
+        let edges = TwinScenario.Edges(captureOnset: 100_000, renderedThrough: through)
+        let third = try TwinScenario(countdownSeconds: 3).place(records, edges: edges)
+        #expect(third.controlFrames[3] == 576_000)
+        #expect(third.controlFrames[4] == 576_000 + 144_000 + 48_000, "the part counts in 3 s, then a second")
+        let (output, audio) = try Rig().run(third.text)
+        #expect(output.frames.lines.contains { $0.contains("⟲x3") }, "\(output.frames.text)")
+
+        // Each control against its edge, through the offset the comparison finds.
+        let captured = [Int16](repeating: 0, count: Int(shift) * 2) + audio
+        let comparison = AudioComparison().compare(capture: captured, twin: audio, commands: third.commands)
+        #expect(comparison.matches, "\(comparison.failures)")
+        var frontier = third.controlFrames.map { Optional($0 + shift) }
+        frontier[1]! -= 512
+        frontier[2]! += 300
+        let near = EdgeAgreement(records: records, placement: third,
+                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                 comparison: comparison, tolerance: 512)
+        #expect(near.failures.isEmpty, "\(near.failures)")
+        #expect(near.entries.map(\.difference) == [512, -300, 0, 0, 0], "\(near.summary)")
+        // The daemon's frame 600 frames after its edge: more than a period.
+        frontier[4]! -= 600
+        let far = EdgeAgreement(records: records, placement: third,
+                                edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                comparison: comparison, tolerance: 512)
+        #expect(far.failures.count == 1)
+        #expect(far.failures.first?.hasPrefix("turn +1: the daemon logged part 2 frame 48000") == true, "\(far.failures)")
     }
 
     @Test func theLCDSequenceMatchesTheTwinsFramesWithRedrawsAndOtherClockDigits() throws {

@@ -7,26 +7,25 @@ import Testing
 extension SystemTests {
     /// The real daemon (`segmance run`) on the box's drivers, as a performer uses it.
     @Suite struct Daemon {
-        /// Longest the daemon may take, after the frame it read the position at, to apply
-        /// a command: the control loop reads the render thread's position at its last
-        /// wake-up (a period, an audio report, a tick: up to ~100 ms before the input), and
-        /// the VM stalls. Beyond this the comparison reports the segment as different.
-        static let maxDelayFrames = 24_000
-        /// The play/pause ramp and the crossfades at seams and seeks (5 ms).
+        /// The play/pause ramp and the crossfades at seams and seeks (5 ms, `RenderConfig`).
         static let rampFrames = 240
 
         /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in (in
         /// big digits) and plays, LOOP twice makes an A–B loop whose passes are counted on
         /// the LCD, NEXT changes part, a detent seeks, PLAY held while the encoder turns
         /// lowers the volume (a bar on the LCD, the music plays on), PLAY pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
-        /// the loopback card and in the daemon's log; then the twin plays the same controls
-        /// at the frames the daemon logged, and the LCD's screens and the captured audio
-        /// must be the twin's.
+        /// the loopback card and in the daemon's log; at each deciding edge the loopback
+        /// card's pointers say where the render thread was. Then the twin plays the same
+        /// controls where the edges and the daemon's frames put them, and the LCD's screens
+        /// and the captured audio must be the twin's, ramps and crossfades included.
         @Test func aRehearsalOnTheButtonsIsWhatTheTwinPlays() throws {
             let rig = try DaemonRig("rehearsal", routines: [BoxStick.rehearsal])
             try rig.start()
             let lcd = try #require(rig.lcd), capture = try #require(rig.capture), daemon = try #require(rig.daemon)
-            let panel = rig.panel
+            var panel = rig.panel
+            panel.readsPointers = true
+            // The stimulus of each control the daemon logs, in order.
+            var stimuli: [SimulatedPanel.Played] = []
             print("rehearsal: \(DaemonRig.binary ?? "") runs as \(rig.daemonUser ?? "root")")
             func clock(_ text: String) -> ([String]) -> Bool { { $0[1].hasPrefix(text + "/0:20") } }
             // The count-in as the twin draws it: "Ready in", the part, the number two rows high.
@@ -46,7 +45,8 @@ extension SystemTests {
             let silentUntil = capture.frames
 
             // PLAY, bouncing: three seconds counted in with ticks, then the music.
-            var chatter = try panel.tap("play").longestChatter
+            stimuli.append(try panel.tap("play"))
+            var chatter = stimuli.last!.longestChatter
             for n in [3, 2, 1] {
                 shown = try lcd.expectScreen("Ready in \(n)", timeout: 10, after: shown.index) { $0 == readyIn(n, "Intro") }
             }
@@ -64,33 +64,43 @@ extension SystemTests {
             #expect(countIn[(3 * 48_000 * 2)...].contains { $0 != 0 }, "no music after the count-in")
 
             // LOOP at 0:02 marks A, LOOP at 0:04 marks B: the loop plays from A again.
+            func control(_ played: SimulatedPanel.Played) {
+                stimuli.append(played)
+                chatter = max(chatter, played.longestChatter)
+            }
             shown = try lcd.expectScreen("0:02 into part 1", timeout: 10, after: shown.index, clock("0:02"))
-            chatter = max(chatter, try panel.tap("loop").longestChatter)
+            control(try panel.tap("loop"))
             shown = try lcd.expectScreen("the A mark", timeout: 5, after: shown.index) { $0[0] == "▶ 1/3 Intro    Ⓐ" }
             shown = try lcd.expectScreen("0:04 into part 1", timeout: 10, after: shown.index, clock("0:04"))
-            chatter = max(chatter, try panel.tap("loop").longestChatter)
+            control(try panel.tap("loop"))
             shown = try lcd.expectScreen("the A–B loop", timeout: 5, after: shown.index) { $0[0] == "▶ 1/3 Intro   ⒶⒷ" }
             // Back at A: the second pass, counted beside the clock.
             shown = try lcd.expectScreen("the loop back at A", timeout: 5, after: shown.index) {
                 $0[0].hasSuffix("ⒶⒷ") && clock("0:02")($0) && $0[1].hasSuffix("⟲x2")
             }
             shown = try lcd.expectScreen("0:03 in the loop", timeout: 5, after: shown.index, clock("0:03"))
+            // At B the loop wraps by itself: the third pass (this seam is compared with no
+            // command near it).
+            shown = try lcd.expectScreen("the loop's third pass", timeout: 5, after: shown.index) {
+                clock("0:02")($0) && $0[1].hasSuffix("⟲x3")
+            }
+            shown = try lcd.expectScreen("0:03 in the third pass", timeout: 5, after: shown.index, clock("0:03"))
 
             // NEXT: part 2 counts in and plays.
-            chatter = max(chatter, try panel.tap("next").longestChatter)
+            control(try panel.tap("next"))
             shown = try lcd.expectScreen("part 2 counting in", timeout: 10, after: shown.index) { $0 == readyIn(3, "Verse") }
             shown = try lcd.expectScreen("part 2 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 2/3 Verse     " }
 
             // One detent clockwise: a second forward.
             shown = try lcd.expectScreen("0:01 into part 2", timeout: 10, after: shown.index, clock("0:01"))
-            chatter = max(chatter, try panel.turn(clockwise: true).longestChatter)
+            control(try panel.turn(clockwise: true))
             let turned = try daemon.expectLine(containing: "control: turn +1", timeout: 5)
             shown = try lcd.expectScreen("0:04 into part 2", timeout: 10, after: shown.index, clock("0:04"))
 
             // PLAY held while the encoder turns a detent back: the volume (80 % to 75 %) as a
             // bar, and the music plays on.
             chatter = max(chatter, try panel.press("play").longestChatter)
-            chatter = max(chatter, try panel.turn(clockwise: false).longestChatter)
+            control(try panel.turn(clockwise: false))
             chatter = max(chatter, try panel.release("play").longestChatter)
             let chord = try daemon.expectLine(containing: "control: turn -1 holding play", timeout: 5, after: turned.index + 1)
             shown = try lcd.expectScreen("the volume bar", timeout: 5, after: shown.index) {
@@ -101,7 +111,7 @@ extension SystemTests {
             }
 
             // PLAY pauses: the symbol, and silence after the ramp.
-            chatter = max(chatter, try panel.tap("play").longestChatter)
+            control(try panel.tap("play"))
             shown = try lcd.expectScreen("part 2 paused", timeout: 10, after: shown.index) { $0[0] == "‖ 2/3 Verse     " }
             let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: chord.index + 1)
             #expect(paused.line.text.hasSuffix("(playing)"))
@@ -119,20 +129,31 @@ extension SystemTests {
             print("rehearsal: the longest burst of contact bounce took \(chatter / 1000) µs (debounce \(debounce / 1_000_000) ms)")
             #expect(chatter < debounce, "a burst of chatter took \(chatter / 1000) µs, longer than the debounce (\(debounce / 1000) µs): the VM stretched it")
 
-            // The twin, on the same controls at the same frames.
-            let placement = try TwinScenario(countdownSeconds: 3).place(rig.controls)
+            // The twin, on the same controls where their edges and the daemon's frames put them.
+            let controls = rig.controls
+            try #require(stimuli.count == controls.count, "\(stimuli.count) stimuli for \(controls.count) controls logged")
+            let edges = TwinScenario.Edges(captureOnset: Int64(firstTick),
+                                           renderedThrough: stimuli.map { $0.pointers?.renderedThrough })
+            let period = rig.profile.audio.periodFrames
+            let scenario = TwinScenario(countdownSeconds: 3,
+                                        kinds: .init(devicePeriodFrames: period, rampFrames: Self.rampFrames))
+            let placement = try scenario.place(controls, edges: edges)
             let twin = try TwinOutput(rig: rig, placement: placement)
             let lcdMismatch = ScreenSequence.mismatch(observed: lcd.screens.map(\.rows), expected: [twin.blank] + twin.frames)
             #expect(lcdMismatch == nil, "\(lcdMismatch ?? "")")
 
-            let options = AudioComparison.Options(windowFrames: Self.maxDelayFrames + Self.rampFrames,
-                                                  searchFrames: Self.maxDelayFrames, tolerance: 0)
-            let result = AudioComparison(options).compare(capture: capture.samples(), twin: twin.audio,
-                                                          commands: placement.commandFrames.map { Int($0) })
+            let result = AudioComparison().compare(capture: capture.samples(), twin: twin.audio, commands: placement.commands)
             print("rehearsal: audio against the twin: \(result.summary)")
             #expect(result.matches, "\(result.failures.joined(separator: "\n"))")
-            // Most of the sound was compared: only the windows after the commands were left out.
-            #expect(result.matchedSoundFrames * 10 > result.soundFrames * 6, "\(result.summary)")
+            // Each control where its edge says: the frame the daemon logged is within one
+            // period of where its render thread was when the button changed, give or take
+            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250).
+            let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
+            let agreement = EdgeAgreement(records: controls, placement: placement, edges: edges,
+                                          comparison: result, tolerance: Int64(period) + jiffy)
+            print("rehearsal: the daemon's frame minus its edge's, per control: \(agreement.summary) "
+                + "(period \(period), pointer step \(jiffy))")
+            #expect(agreement.failures.isEmpty, "\(agreement.failures.joined(separator: "\n"))")
         }
     }
 }

@@ -8,6 +8,8 @@ import SegmanceBoard
 struct SimulatedPanel {
     let chip: String
     let offsets: [String: Int]
+    /// Read the loopback card's pointers just before each deciding edge (`Played.pointers`).
+    var readsPointers = false
 
     /// What a stimulus was.
     struct Played {
@@ -18,6 +20,12 @@ struct SimulatedPanel {
         var lastWrite: Int64
         /// The longest burst of chatter, first write to last.
         var longestChatter: Int64
+        /// Monotonic time just before the first write of the change the daemon acts on (a
+        /// button coming up: its debouncer takes the first change of a burst at once; an
+        /// encoder's fourth step), 0 for a stimulus the daemon does not act on alone.
+        var edge: Int64 = 0
+        /// The loopback card's pointers read just before that write (with `readsPointers`).
+        var pointers: LoopbackPointers?
     }
 
     init(profile: BoardProfile) throws {
@@ -40,8 +48,16 @@ struct SimulatedPanel {
         try Box.write(closed ? "pull-down" : "pull-up", to: "/sys/bus/gpio/devices/\(chip)/sim_gpio\(offset)/pull")
     }
 
-    /// Changes with chatter: three writes back to back, ending at `closed`.
-    private func chatter(_ control: String, closed: Bool, into played: inout Played) throws {
+    /// Notes the deciding edge, about to be written.
+    private func deciding(_ played: inout Played) throws {
+        if readsPointers { played.pointers = try LoopbackPointers.read() }
+        played.edge = Box.now()
+    }
+
+    /// Changes with chatter: three writes back to back, ending at `closed`; `decides` when
+    /// the daemon acts on this change.
+    private func chatter(_ control: String, closed: Bool, decides: Bool = false, into played: inout Played) throws {
+        if decides { try deciding(&played) }
         let start = Box.now()
         try set(control, closed: closed)
         try set(control, closed: !closed)
@@ -59,8 +75,9 @@ struct SimulatedPanel {
         if bounce { try chatter(control, closed: true, into: &played) } else { try set(control, closed: true) }
         Box.hold(milliseconds: milliseconds)
         if bounce {
-            try chatter(control, closed: false, into: &played)
+            try chatter(control, closed: false, decides: true, into: &played)
         } else {
+            try deciding(&played)
             played.lastChange = Box.now()
             try set(control, closed: false)
             played.lastWrite = Box.now() - played.lastChange
@@ -80,7 +97,7 @@ struct SimulatedPanel {
     @discardableResult
     func release(_ control: String) throws -> Played {
         var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
-        try chatter(control, closed: false, into: &played)
+        try chatter(control, closed: false, decides: true, into: &played)
         return played
     }
 
@@ -93,6 +110,7 @@ struct SimulatedPanel {
         try chatter(first, closed: true, into: &played)
         for (control, closed) in [(second, true), (first, false), (second, false)] {
             Box.hold(milliseconds: step)
+            if control == second && !closed { try deciding(&played) }
             played.lastChange = Box.now()
             try set(control, closed: closed)
             played.lastWrite = Box.now() - played.lastChange
