@@ -26,6 +26,10 @@ import SegmanceCore
 ///   output frame i of the ramp is `a[p+i] · (i/R)`, reported `started(at: p)`.
 ///   n == 0: the same start at t0. If audio is sounding then, the start is crossfaded
 ///   like a seek instead. A `play` during a countdown restarts it.
+/// - **playCountIn(from: p, c)**: as `play` with `c.beats` ticks at `t0 + round(k·c.beatFrames)`
+///   and the start at `t0 + round(c.beats·c.beatFrames) - c.lead`: the music's beat `c.lead`
+///   frames after p sounds exactly one beat after the last tick. The ticks of counts 1 and 5
+///   (`c.firstCount` is the first's) are the accented sound.
 /// - **pause**: the audio ramps out (frame i of the ramp: `a[q+i] · ((R-i)/R)` from the
 ///   pause frame q), the position advancing R frames; then silence and the position
 ///   holds, reported `position(q+R)`. During a countdown: the countdown and its ticks
