@@ -41,7 +41,8 @@ import SegmanceCore
 ///   The target is clamped to the part, and into an active loop.
 /// - **loop** [A, E): the frame after E-1 is A's audio, crossfaded: frame i < X is
 ///   `a[A+i]·(i/X) + a[E+i]·(1 - i/X)` (0 past the part's end), then exactly `a[A+i]`;
-///   reported `looped`. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
+///   reported `looped`. A loop set after the main voice passed E (by d frames, d less than
+///   the loop's length) wraps at once, crossfaded, to A + d. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
 ///   (from E), `looped` is reported, then a countdown of n ticks with t0 = that frame
 ///   and a start at A as for `play`. With a pause P > 0 frames the same, with t0 = E's
 ///   frame + P: exactly P frames of silence (besides the ramp-out) before the ticks, or

@@ -491,9 +491,10 @@ public enum Player {
             // A count before a repeat begins here: in beats when the loop counts beats.
             let beats = counting == nil && state.settings.countdownBeforeRepeat
                 ? repeatCountIn(from: loopStart(state), state) : nil
+            let firstCount = counting?.firstCount ?? beats?.firstCount
             state.transport = .countingDown(Countdown(
-                remaining: remaining + 1, origin: origin, firstCount: counting?.firstCount ?? beats?.firstCount,
-                total: counting?.total ?? beats?.beats ?? remaining + 1))
+                remaining: remaining + 1, origin: origin, firstCount: firstCount,
+                total: firstCount == nil ? nil : counting?.total ?? beats?.beats))
             return []
         case .started(let at):
             state.transport = .playing
