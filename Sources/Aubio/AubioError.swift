@@ -18,8 +18,9 @@ enum AubioLog {
     private static let last = Mutex<String?>(nil)
     private static let installed: Bool = {
         aubio_log_set_level_function(Int32(AUBIO_LOG_ERR.rawValue), { _, message, _ in
-            let text = message.map { String(cString: $0) }?
-                .trimmingCharacters(in: " \n")
+            // aubio prefixes its level ("AUBIO ERROR: ") and ends with a newline.
+            var text = message.map { String(cString: $0) }?.trimmingCharacters(in: " \n")
+            if let t = text, t.hasPrefix("AUBIO ERROR: ") { text = String(t.dropFirst("AUBIO ERROR: ".count)) }
             AubioLog.last.withLock { $0 = text }
         }, nil)
         // Warnings go to stderr by default; the import worker keeps its stderr for its own lines.

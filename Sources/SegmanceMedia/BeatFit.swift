@@ -1,9 +1,10 @@
+import Foundation
+
 /// One straight beat grid through beat times, fitted robustly: a beat tracker's beats
 /// wobble around the true beat (aubio corrects its phase in steps), and now and then it
-/// slips by a fraction of a beat for a few beats. The fit numbers the beats by their
-/// intervals, takes the median slope over pairs at least eight beats apart and the median
-/// offset (Theil–Sen), then refits by least squares on the beats within a shrinking
-/// tolerance of the line. Pure arithmetic.
+/// slips by a fraction of a beat for a few beats. The fit finds the period near the median
+/// interval at which most beats share one phase (a comb over them), then refits by least
+/// squares on the beats within a shrinking tolerance of that line. Pure arithmetic.
 public struct BeatFit: Equatable, Sendable {
     /// Frames per beat.
     public var period: Double
@@ -21,23 +22,27 @@ public struct BeatFit: Equatable, Sendable {
         guard beats.count >= 4 else { return nil }
         let intervals = zip(beats.dropFirst(), beats).map { $0 - $1 }
         guard let median = Self.median(intervals), median > 0 else { return nil }
-        // Number the beats by their intervals: a skipped beat is two.
-        var index = [Int64](repeating: 0, count: beats.count)
-        for i in 1..<beats.count {
-            index[i] = index[i - 1] + max(1, Int64((intervals[i - 1] / median).rounded()))
-        }
-        var slopes: [Double] = []
-        for i in 0..<beats.count {
-            var j = i + 1
-            while j < beats.count && slopes.count < 200_000 {
-                let span = index[j] - index[i]
-                if span >= 8 { slopes.append((beats[j] - beats[i]) / Double(span)) }
-                j += 1
+        // The period near the median interval at which the beats' phases agree best (their
+        // mean phase vector is longest): a comb laid over them. Steps small enough that the
+        // phase drifts less than a fiftieth of a beat over the whole span.
+        let count = max(1, (beats[beats.count - 1] - beats[0]) / median)
+        let step = median / (50 * count)
+        var best = (strength: -1.0, period: median, phase: 0.0)
+        var candidate = median * 0.96
+        while candidate <= median * 1.04 {
+            var c = 0.0, s = 0.0
+            for b in beats {
+                let angle = 2 * Double.pi * (b - beats[0]) / candidate
+                c += cos(angle)
+                s += sin(angle)
             }
+            let strength = c * c + s * s
+            if strength > best.strength { best = (strength, candidate, atan2(s, c)) }
+            candidate += step
         }
-        var period = Self.median(slopes) ?? median
-        guard period > 0 else { return nil }
-        var origin = Self.median(beats.indices.map { beats[$0] - period * Double(index[$0]) }) ?? beats[0]
+        var period = best.period
+        var origin = beats[0] + best.phase / (2 * Double.pi) * period
+        var index = [Int64](repeating: 0, count: beats.count)
         var used = [Bool](repeating: true, count: beats.count)
         for fraction in [0.15, 0.08, 0.05, 0.04, 0.04] {
             let limit = min(fraction * period, tolerance)
