@@ -40,9 +40,9 @@ let package = Package(
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
-        // aubio's beat tracker, at import only (Debian's aubio.pc names no Cflags; -laubio).
-        .systemLibrary(name: "CAubio", pkgConfig: "aubio",
-                       providers: [.apt(["libaubio-dev"])]),
+        // aubio's beat tracker, at import only: its header (types); the library is opened at
+        // run time by the Aubio target (dlopen), so nothing links or loads it before an import.
+        .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),

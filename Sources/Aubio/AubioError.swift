@@ -17,14 +17,15 @@ public struct AubioError: Error, Equatable, Sendable, CustomStringConvertible {
 enum AubioLog {
     private static let last = Mutex<String?>(nil)
     private static let installed: Bool = {
-        aubio_log_set_level_function(Int32(AUBIO_LOG_ERR.rawValue), { _, message, _ in
+        guard case .success(let aubio) = AubioLibrary.shared else { return false }
+        _ = aubio.setLogFunction(Int32(AUBIO_LOG_ERR.rawValue), { _, message, _ in
             // aubio prefixes its level ("AUBIO ERROR: ") and ends with a newline.
             var text = message.map { String(cString: $0) }?.trimmingCharacters(in: " \n")
             if let t = text, t.hasPrefix("AUBIO ERROR: ") { text = String(t.dropFirst("AUBIO ERROR: ".count)) }
             AubioLog.last.withLock { $0 = text }
         }, nil)
         // Warnings go to stderr by default; the import worker keeps its stderr for its own lines.
-        aubio_log_set_level_function(Int32(AUBIO_LOG_WRN.rawValue), { _, _, _ in }, nil)
+        _ = aubio.setLogFunction(Int32(AUBIO_LOG_WRN.rawValue), { _, _, _ in }, nil)
         return true
     }()
 

@@ -2,10 +2,12 @@ import CAubio
 
 /// aubio's beat tracker (`aubio_tempo_t`, its default method) over a mono signal fed in
 /// hops. Owns the tracker and its two vectors, deleted in `deinit`. Not thread-safe.
+/// The first tracker opens libaubio (`AubioLibrary`); a missing library is a thrown error.
 public final class BeatTracker {
     public let sampleRate: Int
     public let hopSize: Int
     public let windowSize: Int
+    private let aubio: AubioLibrary
     private let tempo: OpaquePointer
     private let input: UnsafeMutablePointer<fvec_t>
     private let output: UnsafeMutablePointer<fvec_t>
@@ -20,14 +22,16 @@ public final class BeatTracker {
             throw AubioError(function: "new_aubio_tempo",
                              message: "invalid rate \(sampleRate), window \(windowSize) or hop \(hopSize)")
         }
+        let aubio = try AubioLibrary.shared.get()
         AubioLog.reset()
-        guard let tempo = new_aubio_tempo("default", UInt32(windowSize), UInt32(hopSize), UInt32(sampleRate)) else {
+        guard let tempo = aubio.newTempo("default", UInt32(windowSize), UInt32(hopSize), UInt32(sampleRate)) else {
             throw AubioError(function: "new_aubio_tempo", message: AubioLog.message(or: "no tracker returned"))
         }
-        guard let input = new_fvec(UInt32(hopSize)), let output = new_fvec(2) else {
-            del_aubio_tempo(tempo)
+        guard let input = aubio.newVector(UInt32(hopSize)), let output = aubio.newVector(2) else {
+            aubio.deleteTempo(tempo)
             throw AubioError(function: "new_fvec", message: AubioLog.message(or: "no vector returned"))
         }
+        self.aubio = aubio
         self.tempo = tempo
         self.input = input
         self.output = output
@@ -38,9 +42,9 @@ public final class BeatTracker {
     }
 
     deinit {
-        del_aubio_tempo(tempo)
-        del_fvec(input)
-        del_fvec(output)
+        aubio.deleteTempo(tempo)
+        aubio.deleteVector(input)
+        aubio.deleteVector(output)
     }
 
     /// Feeds mono samples; beats found are appended to `beats`.
@@ -55,18 +59,18 @@ public final class BeatTracker {
     }
 
     /// The tempo aubio estimates now, in beats per minute (0 before it has one).
-    public var estimatedBPM: Double { Double(aubio_tempo_get_bpm(tempo)) }
+    public var estimatedBPM: Double { Double(aubio.tempoBPM(tempo)) }
 
     /// aubio's confidence in its tempo estimate.
-    public var confidence: Double { Double(aubio_tempo_get_confidence(tempo)) }
+    public var confidence: Double { Double(aubio.tempoConfidence(tempo)) }
 
     private func runHop() {
         let data = input.pointee.data!
         for j in 0..<hopSize { data[j] = pending[j] }
         pending.removeAll(keepingCapacity: true)
-        aubio_tempo_do(tempo, input, output)
+        aubio.tempoDo(tempo, input, output)
         if output.pointee.data[0] != 0 {
-            beats.append(Double(aubio_tempo_get_last(tempo)))
+            beats.append(Double(aubio.tempoLast(tempo)))
         }
     }
 }
