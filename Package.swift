@@ -43,11 +43,15 @@ let package = Package(
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
+        // aubio's beat tracker, at import only: its header (types); the library is opened at
+        // run time by the Aubio target (dlopen), so nothing links or loads it before an import.
+        .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
+        .target(name: "Aubio", dependencies: ["CAubio"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
         .systemLibrary(name: "CLinuxI2C"),
@@ -60,7 +64,7 @@ let package = Package(
         .target(name: "TOML"),
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "TOML",
+            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
-        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML"]),
+        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
         // The real `segmance` binary's help texts, walked through every subcommand.
         .testTarget(name: "SegmanceCommandTests"),

@@ -41,7 +41,7 @@ install -d "$stage/usr/share/segmance/board"
 install -m 0644 board/*.toml board/README.md "$stage/usr/share/segmance/board/"
 install -D -m 0644 README.md "$stage/usr/share/doc/segmance/README.md"
 
-# Depends: the package of every shared library the binaries need (FFmpeg's: libavformat59,
+# Depends: libaubio5 (opened with dlopen by an import, so readelf does not see it), and the package of every shared library the binaries need (FFmpeg's: libavformat59,
 # libavcodec59, libavutil57, libswresample4, through segmance-ffmpeg).
 depends=$(for elf in "$stage/usr/bin/segmance" "$stage/usr/lib/segmance/segmance-ffmpeg"; do readelf -d "$elf"; done \
   | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sort -u | while read -r lib; do
@@ -63,7 +63,7 @@ Architecture: $arch
 Maintainer: Segmance Box team <segmance@localhost>
 Section: sound
 Priority: optional
-Depends: adduser, $depends
+Depends: adduser, libaubio5, $depends
 Recommends: ntfs-3g
 Installed-Size: $(du -sk "$stage" | cut -f1)
 Description: Segmance Box dance-rehearsal player

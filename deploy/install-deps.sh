@@ -9,6 +9,8 @@ packages=(
   libgpiod-dev       # GPIO, libgpiod 1.6 (v1 API)
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import
+  libaubio-dev       # aubio's beat tracker: a part's beat grid, detected at import
+  espeak-ng          # tests only: speech, the sound a beat detector must find no grid in
   libavformat-dev    # FFmpeg: MP4/M4A/MOV, Matroska/WebM, ASF containers (AAC, ALAC, a video's sound, WMA)
   libavcodec-dev     # FFmpeg: their audio decoders
   libavutil-dev      # FFmpeg: its utilities (errors, channel layouts)

@@ -13,6 +13,8 @@ public enum RenderCommand: Equatable, Sendable {
     case load(PCMSlice)
     /// Start at `from` after `countdown` seconds of ticks. See `Renderer` for the frames.
     case play(from: Int64, countdown: Int32)
+    /// Start at `from` after a count-in in beats. See `Renderer` for the frames.
+    case playCountIn(from: Int64, RenderCountIn)
     /// Ramp out (the position advances during the ramp), then hold the position.
     /// Cancels a countdown, holding its start position.
     case pause
@@ -23,13 +25,46 @@ public enum RenderCommand: Equatable, Sendable {
     /// Wrap at `end` back to `start`; with `countdownBeforeRepeat` > 0 count that many
     /// seconds of ticks before each repeat, after `pauseFrames` of silence; with `passes`
     /// > 0 stop at `end` after that many passes (reported `loopFinished`).
-    case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32, pauseFrames: Int64 = 0, passes: Int32 = 0)
+    /// With `countIn.beats` > 0 the count before each repeat is in beats (in place of seconds).
+    case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32, pauseFrames: Int64 = 0, passes: Int32 = 0,
+                 countIn: RenderCountIn = .none)
     /// Play through the loop end.
     case clearLoop
     /// The part to continue with, seamlessly, when this one ends; nil = stop at the end.
     case setNext(PCMSlice?)
     /// Output gain in percent, 0...100; the gain is (percent/100)², ramped.
     case setVolume(Int32)
+}
+
+/// A count-in in beats, as plain data: `beats` counts `beatFrames` output frames apart,
+/// the audio starting `lead` frames before the beat after the last count; `firstCount` is
+/// the count (1...8) of the first sound, counts 1 and 5 are accented.
+public struct RenderCountIn: Equatable, Sendable {
+    public var beats: Int32
+    public var beatFrames: Double
+    public var lead: Int64
+    public var firstCount: Int32
+    public init(beats: Int32, beatFrames: Double, lead: Int64, firstCount: Int32) {
+        self.beats = beats
+        self.beatFrames = beatFrames
+        self.lead = lead
+        self.firstCount = firstCount
+    }
+
+    /// No count-in in beats.
+    public static let none = RenderCountIn(beats: 0, beatFrames: 0, lead: 0, firstCount: 1)
+
+    /// Converts a core count-in, clamped to what the render side accepts (at most 64 counts,
+    /// a beat of at least one frame, a lead within one beat).
+    public init(_ countIn: CountIn?) {
+        guard let countIn, countIn.beats > 0, countIn.beatFrames.isFinite, countIn.beatFrames >= 1 else {
+            self = .none
+            return
+        }
+        self.init(beats: Int32(min(64, countIn.beats)), beatFrames: countIn.beatFrames,
+                  lead: min(max(0, countIn.lead), Int64(countIn.beatFrames)),
+                  firstCount: Int32((countIn.firstCount - 1) % 8 + 1))
+    }
 }
 
 /// A render command and the epoch it opens: reports are stamped with the epoch of the
@@ -56,6 +91,9 @@ extension RenderCommand {
             self = .load(pcm)
         case .play(let from, let countdown):
             self = .play(from: from, countdown: Int32(clamping: max(0, countdown)))
+        case .countIn(let from, let countIn):
+            let converted = RenderCountIn(countIn)
+            self = converted.beats > 0 ? .playCountIn(from: from, converted) : .play(from: from, countdown: 0)
         case .pause:
             self = .pause
         case .stop:
@@ -66,7 +104,8 @@ extension RenderCommand {
             self = .setLoop(start: region.range.lowerBound, end: region.range.upperBound,
                             countdownBeforeRepeat: Int32(clamping: max(0, region.countdownBeforeRepeat)),
                             pauseFrames: max(0, region.pauseBeforeRepeat),
-                            passes: Int32(clamping: max(0, region.passes)))
+                            passes: Int32(clamping: max(0, region.passes)),
+                            countIn: RenderCountIn(region.countInBeforeRepeat))
         case .setLoop(nil):
             self = .clearLoop
         case .setNext(let part?):

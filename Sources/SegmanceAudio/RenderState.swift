@@ -16,6 +16,8 @@ struct LoopState {
     var start: Int64 = 0
     var end: Int64 = 0
     var countdown: Int32 = 0
+    /// A count in beats before each repeat (in place of `countdown` seconds) when its beats > 0.
+    var countIn = RenderCountIn.none
     /// Frames of silence before each repeat (before its ticks).
     var pause: Int64 = 0
     /// Passes before stopping at `end`; 0 = endless.
@@ -24,15 +26,20 @@ struct LoopState {
     var pass: Int32 = 1
 }
 
-/// A pending start: `count` ticks at `t0 + k·rate`, then audio from `start` at
-/// `t0 + count·rate`. `index` is the next event (a tick while `< count`, else the start).
-/// A pause before a loop's repeat is a `t0` that lies ahead.
+/// A pending start: `count` ticks at `t0 + round(k·beat)`, then audio from `start` at
+/// `t0 + round(count·beat) - lead`. `index` is the next event (a tick while `< count`, else
+/// the start). A pause before a loop's repeat is a `t0` that lies ahead. Seconds are
+/// beats of `rate` frames with no lead, the last tick accented; in beats, counts 1 and 5.
 struct CountdownState {
     var active = false
     var t0: Int64 = 0
     var count: Int32 = 0
     var index: Int32 = 0
     var start: Int64 = 0
+    var beat: Double = 0
+    var lead: Int64 = 0
+    /// The count (1...8) of the first tick in beats; 0 when counting seconds.
+    var firstCount: Int32 = 0
 }
 
 /// Everything the render side knows, as plain data: no references, no allocation.
@@ -143,7 +150,15 @@ struct RenderState {
                 main.pos = p
             }
             countdown = CountdownState(active: true, t0: clock, count: max(0, count), index: 0,
-                                       start: p)
+                                       start: p, beat: Double(rate))
+        case .playCountIn(let from, let countIn):
+            cancelCountdown()
+            let p = clampToPart(from)
+            handOffToFading()
+            silenceMain()
+            main.pos = p
+            countdown = CountdownState(active: true, t0: clock, count: max(0, countIn.beats), index: 0, start: p,
+                                       beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
         case .pause:
             if countdown.active {
                 let p = countdown.start
@@ -178,10 +193,10 @@ struct RenderState {
             } else {
                 main.pos = p
             }
-        case .setLoop(let start, let end, let count, let pause, let passes):
+        case .setLoop(let start, let end, let count, let pause, let passes, let countIn):
             let s = max(0, start)
             let e = end < main.frames ? end : main.frames
-            loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count),
+            loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count), countIn: countIn,
                                      pause: max(0, pause), passes: max(0, passes), pass: 1)
                          : LoopState()
         case .clearLoop:
@@ -303,7 +318,8 @@ struct RenderState {
     }
 
     func countdownEventClock() -> Int64 {
-        countdown.t0 &+ Int64(countdown.index) &* rate
+        let at = countdown.t0 &+ Int64((Double(countdown.index) * countdown.beat).rounded())
+        return countdown.index < countdown.count ? at : at &- countdown.lead
     }
 
     mutating func wrapLoop() {
@@ -318,15 +334,23 @@ struct RenderState {
         }
         report(.looped)
         if loop.pass < Int32.max { loop.pass &+= 1 }
-        if (loop.countdown > 0 || loop.pause > 0) && mode == .playing {
+        if (loop.countdown > 0 || loop.countIn.beats > 0 || loop.pause > 0) && mode == .playing {
             handOffToFading()
             silenceMain()
             main.pos = loop.start
-            countdown = CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countdown, index: 0,
-                                       start: loop.start)
+            countdown = loop.countIn.beats > 0
+                ? CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countIn.beats, index: 0,
+                                 start: loop.start, beat: loop.countIn.beatFrames, lead: loop.countIn.lead,
+                                 firstCount: loop.countIn.firstCount)
+                : CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countdown, index: 0,
+                                 start: loop.start, beat: Double(rate))
         } else {
+            // A loop set after the play head passed its end (B marked where it was heard,
+            // the head a buffer ahead) goes on as far past A: a loop of whole beats keeps
+            // the beat across its first seam too.
+            let over = main.pos &- loop.end
             startCrossfade()
-            main.pos = loop.start
+            main.pos = over > 0 && over < loop.end &- loop.start ? loop.start &+ over : loop.start
         }
     }
 
@@ -351,7 +375,14 @@ struct RenderState {
         if countdown.index < countdown.count {
             let remaining = countdown.count - 1 - countdown.index
             if tick.isActive { cutTick() }
-            tick = remaining == 0
+            let accented: Bool
+            if countdown.firstCount > 0 {
+                let count = (countdown.firstCount &- 1 &+ countdown.index) % 8 &+ 1
+                accented = count == 1 || count == 5
+            } else {
+                accented = remaining == 0
+            }
+            tick = accented
                 ? TickVoice(samples: accentSound, length: accentLength, index: 0)
                 : TickVoice(samples: tickSound, length: tickLength, index: 0)
             report(.countdownTick(remaining: Int(remaining)))

@@ -26,6 +26,10 @@ import SegmanceCore
 ///   output frame i of the ramp is `a[p+i] · (i/R)`, reported `started(at: p)`.
 ///   n == 0: the same start at t0. If audio is sounding then, the start is crossfaded
 ///   like a seek instead. A `play` during a countdown restarts it.
+/// - **playCountIn(from: p, c)**: as `play` with `c.beats` ticks at `t0 + round(k·c.beatFrames)`
+///   and the start at `t0 + round(c.beats·c.beatFrames) - c.lead`: the music's beat `c.lead`
+///   frames after p sounds exactly one beat after the last tick. The ticks of counts 1 and 5
+///   (`c.firstCount` is the first's) are the accented sound.
 /// - **pause**: the audio ramps out (frame i of the ramp: `a[q+i] · ((R-i)/R)` from the
 ///   pause frame q), the position advancing R frames; then silence and the position
 ///   holds, reported `position(q+R)`. During a countdown: the countdown and its ticks
@@ -37,7 +41,8 @@ import SegmanceCore
 ///   The target is clamped to the part, and into an active loop.
 /// - **loop** [A, E): the frame after E-1 is A's audio, crossfaded: frame i < X is
 ///   `a[A+i]·(i/X) + a[E+i]·(1 - i/X)` (0 past the part's end), then exactly `a[A+i]`;
-///   reported `looped`. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
+///   reported `looped`. A loop set after the main voice passed E (by d frames, d less than
+///   the loop's length) wraps at once, crossfaded, to A + d. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
 ///   (from E), `looped` is reported, then a countdown of n ticks with t0 = that frame
 ///   and a start at A as for `play`. With a pause P > 0 frames the same, with t0 = E's
 ///   frame + P: exactly P frames of silence (besides the ramp-out) before the ticks, or

@@ -10,6 +10,24 @@ public struct PartAudio: Equatable, Hashable, Sendable {
     }
 }
 
+/// A count-in in beats: `beats` counts `beatFrames` output frames apart; the music's next
+/// beat falls one beat after the last count, its audio starting `lead` output frames
+/// before that beat (0 when the start is on a beat; always less than a beat).
+public struct CountIn: Equatable, Sendable {
+    public var beats: Int
+    /// Output frames per beat (the part's beat at the speed playing).
+    public var beatFrames: Double
+    public var lead: FramePosition
+    /// The count the first sound stands for in its eight (5 for "5, 6, 7, 8").
+    public var firstCount: Int
+    public init(beats: Int, beatFrames: Double, lead: FramePosition, firstCount: Int) {
+        self.beats = beats
+        self.beatFrames = beatFrames
+        self.lead = lead
+        self.firstCount = firstCount
+    }
+}
+
 /// A loop region the audio side wraps at, exactly at `range.upperBound`.
 public struct LoopRegion: Equatable, Sendable {
     public var range: Range<FramePosition>
@@ -20,12 +38,15 @@ public struct LoopRegion: Equatable, Sendable {
     /// Passes to play before stopping at the end (reported `loopFinished`);
     /// 0 = repeat until changed.
     public var passes: Int
+    /// A count-in in beats before each repeat, in place of `countdownBeforeRepeat`'s seconds.
+    public var countInBeforeRepeat: CountIn?
     public init(range: Range<FramePosition>, countdownBeforeRepeat: Int = 0,
-                pauseBeforeRepeat: FramePosition = 0, passes: Int = 0) {
+                pauseBeforeRepeat: FramePosition = 0, passes: Int = 0, countInBeforeRepeat: CountIn? = nil) {
         self.range = range
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.pauseBeforeRepeat = pauseBeforeRepeat
         self.passes = passes
+        self.countInBeforeRepeat = countInBeforeRepeat
     }
 }
 
@@ -38,6 +59,8 @@ public enum AudioCommand: Equatable, Sendable {
     case load(PartAudio)
     /// Start at `from`, after `countdown` seconds of ticks (0 = at once).
     case play(from: FramePosition, countdown: Int)
+    /// Start at `from` after a count-in in beats (see `CountIn`).
+    case countIn(from: FramePosition, CountIn)
     /// Ramp out and hold the position.
     case pause
     /// Ramp out, cancel any countdown, forget the position.

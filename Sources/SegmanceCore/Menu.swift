@@ -10,6 +10,10 @@ public struct Menu: Equatable, Sendable {
         case loopPause = "Loop pause"
         case loopPasses = "Stop after"
         case lightIdle = "Dim after"
+        case loopSnap = "Loop snap"
+        case turnBy = "Turn by"
+        /// Not a value: pushed while the music plays, the beat nearest becomes the "1".
+        case oneHere = "One here"
     }
 
     public enum Page: Equatable, Sendable {

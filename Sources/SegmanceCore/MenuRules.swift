@@ -12,6 +12,11 @@ enum MenuRules {
                 return []
             }
             let item = Menu.Item.allCases[menu.cursor]
+            if item == .oneHere {
+                // An action, not a value: the menu closes on it.
+                state.menu = nil
+                return Player.setOne(&state)
+            }
             menu = item == .routines
                 ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
                 : Menu(page: .editing(item), cursor: 0)
@@ -54,9 +59,18 @@ enum MenuRules {
         case .routines:
             return []
         case .countdown:
-            let choices = Settings.countdownChoices
-            let i = choices.firstIndex(of: state.settings.countdown) ?? 0
-            state.settings.countdown = choices[clamp(i + detents, 0, choices.count - 1)]
+            // Off, the seconds, then the count-ins in beats.
+            let seconds = Settings.countdownChoices, beats = Settings.countInBeatChoices
+            let i = state.settings.countdownBeats > 0
+                ? seconds.count + (beats.firstIndex(of: state.settings.countdownBeats) ?? 0)
+                : seconds.firstIndex(of: state.settings.countdown) ?? 0
+            let j = clamp(i + detents, 0, seconds.count + beats.count - 1)
+            if j < seconds.count {
+                state.settings.countdown = seconds[j]
+                state.settings.countdownBeats = 0
+            } else {
+                state.settings.countdownBeats = beats[j - seconds.count]
+            }
             return Player.loopEffects(&state)
         case .countdownBeforeRepeat:
             state.settings.countdownBeforeRepeat = up
@@ -83,13 +97,21 @@ enum MenuRules {
             // The idle time counts from this setting, the last control.
             state.lastControl = state.now
             return []
+        case .loopSnap:
+            state.settings.loopSnap = step(LoopSnap.allCases, state.settings.loopSnap, detents)
+            return []
+        case .turnBy:
+            state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
+            return []
+        case .oneHere:
+            return []
         }
     }
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }
 
     /// The choice `detents` away from `value` (from the first when `value` is not one).
-    private static func step(_ choices: [Int], _ value: Int, _ detents: Int) -> Int {
+    private static func step<T: Equatable>(_ choices: [T], _ value: T, _ detents: Int) -> T {
         let i = choices.firstIndex(of: value) ?? 0
         return choices[clamp(i + detents, 0, choices.count - 1)]
     }

@@ -53,15 +53,19 @@ public struct Part: Equatable, Sendable {
     /// A loop saved with the part (from the manifest or learned on the device);
     /// it is armed whenever the part is entered.
     public var savedLoop: ABLoop?
+    /// The part's beat (from the manifest, detected at import, or the "1" the performer set);
+    /// nil when it has no steady beat.
+    public var grid: BeatGrid?
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
-                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil) {
+                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil) {
         self.title = title
         self.audio = audio
         self.range = range
         self.length = length
         self.moves = moves
         self.savedLoop = savedLoop
+        self.grid = grid
     }
 
     /// What the audio side needs to play this part.

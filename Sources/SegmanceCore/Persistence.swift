@@ -25,6 +25,8 @@ public enum Persist: Equatable, Sendable {
     case savedLoop(routine: String, part: Int, partTitle: String, loop: ABLoop?)
     /// The performer's settings.
     case settings(Settings)
+    /// The "1" the performer set for a part (its grid, origin `.performer`).
+    case grid(routine: String, part: Int, partTitle: String, grid: BeatGrid)
 }
 
 /// What the library holds at boot.

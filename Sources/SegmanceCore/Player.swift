@@ -241,8 +241,13 @@ public enum Player {
     /// Starts playback at `position`, through the countdown when one is set.
     private static func start(from position: FramePosition, origin: Countdown.Origin,
                               _ state: inout PlayerState) -> [Effect] {
-        let seconds = state.settings.countdown
         state.position = position
+        if let countIn = countIn(to: position, state) {
+            state.transport = .countingDown(Countdown(remaining: countIn.beats, origin: origin,
+                                                      firstCount: countIn.firstCount, total: countIn.beats))
+            return [.audio(.countIn(from: position, countIn), epoch: bumpEpoch(&state))]
+        }
+        let seconds = state.settings.countInCount
         state.transport = seconds > 0
             ? .countingDown(Countdown(remaining: seconds, origin: origin)) : .playing
         return [.audio(.play(from: position, countdown: seconds), epoch: bumpEpoch(&state))]
@@ -301,7 +306,10 @@ public enum Player {
         guard state.routines.indices.contains(index) else { return [] }
         state.routineIndex = index
         let routine = state.routines[index]
-        if let countdown = routine.countdown { state.settings.countdown = countdown }
+        if let countdown = routine.countdown {
+            state.settings.countdown = countdown
+            state.settings.countdownBeats = 0
+        }
         enqueue(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
                        duration: hintDuration), &state)
         return loadPart(routine.parts.indices.contains(part) ? part : 0, &state)
@@ -374,15 +382,16 @@ public enum Player {
         switch state.loop {
         case .off, .part:
             let wasPart = state.loop == .part
-            state.loop = .markedA(state.position)
+            state.loop = .markedA(snapped(state.position, state))
             return wasPart ? loopEffects(&state) : []
         case .markedA(let a):
             let minimum = minimumLoopMilliseconds * state.sampleRate / 1000
-            guard state.position >= a + minimum else {
-                hint(state.position < a ? "B must follow A" : "Loop too short", &state)
+            let b = snapped(state.position, state)
+            guard b >= a + minimum else {
+                hint(b < a ? "B must follow A" : "Loop too short", &state)
                 return []
             }
-            let loop = ABLoop(a: a, b: min(state.position, part.length))
+            let loop = ABLoop(a: a, b: min(b, part.length))
             state.loop = .ab(loop)
             return loopEffects(&state) + setSavedLoop(loop, &state)
         case .ab:
@@ -402,15 +411,17 @@ public enum Player {
     /// The loop region and the follow-on part that the audio side needs for the current state.
     static func loopEffects(_ state: inout PlayerState) -> [Effect] {
         guard let part = state.part else { return [] }
-        let repeatCountdown = state.settings.countdownBeforeRepeat ? state.settings.countdown : 0
+        let repeatCountdown = state.settings.countdownBeforeRepeat ? state.settings.countInCount : 0
         let pause = loopPauseFrames(state)
         let passes = state.settings.loopPasses
         let region: LoopRegion?
         switch state.loop {
         case .part: region = LoopRegion(range: 0..<part.length, countdownBeforeRepeat: repeatCountdown,
-                                        pauseBeforeRepeat: pause, passes: passes)
+                                        pauseBeforeRepeat: pause, passes: passes,
+                                        countInBeforeRepeat: repeatCountIn(from: 0, state))
         case .ab(let l): region = LoopRegion(range: l.a..<l.b, countdownBeforeRepeat: repeatCountdown,
-                                             pauseBeforeRepeat: pause, passes: passes)
+                                             pauseBeforeRepeat: pause, passes: passes,
+                                             countInBeforeRepeat: repeatCountIn(from: l.a, state))
         case .off, .markedA: region = nil
         }
         // The audio side counts passes from 1 whenever it is given a loop.
@@ -440,8 +451,16 @@ public enum Player {
             low = loop.a
             high = loop.b - 1
         }
-        let step = Int64(detents) * seekSecondsPerDetent * state.sampleRate
-        let target = min(max(state.position + step, low), high)
+        let target: FramePosition
+        if let grid = part.grid, state.settings.turnBy != .seconds {
+            // By beats or eights: to the beat (or "1") that many away from the nearest.
+            let every: Int64 = state.settings.turnBy == .eights ? BeatGrid.beatsPerEight : 1
+            let beat = grid.nearestBeat(to: state.position, every: every) + Int64(detents) * every
+            target = min(max(grid.frame(ofBeat: beat), low), high)
+        } else {
+            let step = Int64(detents) * seekSecondsPerDetent * state.sampleRate
+            target = min(max(state.position + step, low), high)
+        }
         guard target != state.position else { return [] }
         state.position = target
         switch state.transport {
@@ -460,13 +479,22 @@ public enum Player {
         switch report.kind {
         case .countdownTick(let remaining):
             let origin: Countdown.Origin
+            var counting: Countdown?
             switch state.transport {
-            case .countingDown(let c): origin = c.origin
+            case .countingDown(let c):
+                origin = c.origin
+                counting = c
             case .playing: origin = .playing // the countdown before a repeat
             case .paused: origin = .paused
             case .stopped: origin = .stopped
             }
-            state.transport = .countingDown(Countdown(remaining: remaining + 1, origin: origin))
+            // A count before a repeat begins here: in beats when the loop counts beats.
+            let beats = counting == nil && state.settings.countdownBeforeRepeat
+                ? repeatCountIn(from: loopStart(state), state) : nil
+            let firstCount = counting?.firstCount ?? beats?.firstCount
+            state.transport = .countingDown(Countdown(
+                remaining: remaining + 1, origin: origin, firstCount: firstCount,
+                total: firstCount == nil ? nil : counting?.total ?? beats?.beats))
             return []
         case .started(let at):
             state.transport = .playing
@@ -538,6 +566,63 @@ public enum Player {
         case .stopped: origin = .stopped
         }
         return start(from: cue, origin: origin, &state)
+    }
+
+    // MARK: - Beats
+
+    /// The count-in in beats for a start at `position`: nil when the count-in is in seconds
+    /// (or none), or the part has no beat grid. The music's next beat (the "1" when the
+    /// start is on one) falls one beat after the last count.
+    static func countIn(to position: FramePosition, _ state: PlayerState) -> CountIn? {
+        let beats = state.settings.countdownBeats
+        guard beats > 0, let grid = state.part?.grid else { return nil }
+        let target = grid.beat(atOrAfter: position, sampleRate: state.sampleRate)
+        let lead = max(0, grid.frame(ofBeat: target) - position)
+        return CountIn(beats: beats, beatFrames: outputFrames(grid.beatFrames, state),
+                       lead: FramePosition(outputFrames(Double(lead), state).rounded()),
+                       firstCount: grid.count(ofBeat: target - Int64(beats)))
+    }
+
+    /// The count-in before each repeat of a loop from `start`, when *Count again* is on.
+    static func repeatCountIn(from start: FramePosition, _ state: PlayerState) -> CountIn? {
+        state.settings.countdownBeforeRepeat ? countIn(to: start, state) : nil
+    }
+
+    /// `source` frames of the part as output frames at the speed playing: source × 100 /
+    /// speed percent. The count-in's beat and lead are scaled here, and only here.
+    static func outputFrames(_ source: Double, _ state: PlayerState) -> Double {
+        source * 100 / Double(speedPercent(state))
+    }
+
+    /// The playback speed in percent (100 = as recorded). This branch plays at 100 % only;
+    /// the speed setting (issue 12) is read here when it lands.
+    static func speedPercent(_ state: PlayerState) -> Int { 100 }
+
+    /// Where a loop mark at `position` goes: the nearest beat or "1" (per `loopSnap`) on a
+    /// part with a beat grid, inside the part; `position` itself otherwise.
+    static func snapped(_ position: FramePosition, _ state: PlayerState) -> FramePosition {
+        guard let part = state.part, let grid = part.grid, state.settings.loopSnap != .off else { return position }
+        let every: Int64 = state.settings.loopSnap == .eight ? BeatGrid.beatsPerEight : 1
+        var beat = grid.nearestBeat(to: position, every: every)
+        if grid.frame(ofBeat: beat) < 0 { beat += every }
+        if grid.frame(ofBeat: beat) > part.length { beat -= every }
+        let frame = grid.frame(ofBeat: beat)
+        return (0...part.length).contains(frame) ? frame : position
+    }
+
+    /// "One here": the beat nearest where the music is becomes a "1" of the part, kept in
+    /// the library. A part with no beat grid says so.
+    static func setOne(_ state: inout PlayerState) -> [Effect] {
+        guard let r = state.routineIndex, let part = state.part, let grid = part.grid else {
+            hint("No beat grid", &state)
+            return []
+        }
+        let moved = grid.withOne(atBeat: grid.nearestBeat(to: state.position))
+        state.routines[r].parts[state.partIndex].grid = moved
+        let effects: [Effect] = [.persist(.grid(routine: state.routines[r].title, part: state.partIndex,
+                                                partTitle: part.title, grid: moved))]
+        // A count before each repeat counts to the new "1".
+        return state.loopIsOn && state.settings.countdownBeforeRepeat ? loopEffects(&state) + effects : effects
     }
 
     /// The loop pause in frames. Parts have no beat grid yet; when they do, a pause in beats

@@ -11,12 +11,26 @@ public enum Transport: Equatable, Sendable {
 public struct Countdown: Equatable, Sendable {
     /// What the transport returns to if the countdown is cancelled.
     public enum Origin: Equatable, Sendable { case stopped, paused, playing }
-    /// Seconds still to count, as shown ("3", "2", "1").
+    /// Seconds (or beats) still to count, as shown ("3", "2", "1").
     public var remaining: Int
     public var origin: Origin
-    public init(remaining: Int, origin: Origin) {
+    /// A count-in in beats: the count of its first sound in the eight (5 for "5, 6, 7, 8");
+    /// nil when it counts seconds.
+    public var firstCount: Int?
+    /// Counts in all (beats); with `remaining`, which count sounds.
+    public var total: Int
+    public init(remaining: Int, origin: Origin, firstCount: Int? = nil, total: Int? = nil) {
         self.remaining = remaining
         self.origin = origin
+        self.firstCount = firstCount
+        self.total = total ?? remaining
+    }
+
+    /// What the screen shows: the seconds left, or the count in the eight of the beat
+    /// sounding ("5", "6", "7", "8").
+    public var shown: Int {
+        guard let firstCount else { return remaining }
+        return (firstCount - 1 + max(0, total - remaining)) % 8 + 1
     }
 }
 

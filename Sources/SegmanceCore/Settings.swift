@@ -39,10 +39,25 @@ public struct Settings: Equatable, Sendable {
     /// Seconds without a control after which the backlight dims; 0 = it stays lit. One of
     /// `lightIdleChoices`.
     public var lightIdle: Int
+    /// A count-in of this many beats (one of `countInBeatChoices`) at the part's tempo,
+    /// instead of `countdown` seconds; 0 = seconds. A part with no beat grid counts this
+    /// many ticks a second apart.
+    public var countdownBeats: Int
+    /// What loop marks snap to on a part with a beat grid.
+    public var loopSnap: LoopSnap
+    /// What an encoder detent seeks by while playing.
+    public var turnBy: TurnUnit
+
+    /// The count-ins in beats offered: "5, 6, 7, 8" and a full eight.
+    public static let countInBeatChoices = [4, 8]
+
+    /// The count-in's length: beats when `countdownBeats` is set, else seconds; 0 is none.
+    public var countInCount: Int { countdownBeats > 0 ? countdownBeats : countdown }
 
     public init(countdown: Int = 0, countdownBeforeRepeat: Bool = false,
                 atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false,
-                loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0) {
+                loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0,
+                countdownBeats: Int = 0, loopSnap: LoopSnap = .beat, turnBy: TurnUnit = .seconds) {
         self.countdown = countdown
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.atPartEnd = atPartEnd
@@ -51,5 +66,8 @@ public struct Settings: Equatable, Sendable {
         self.loopPause = loopPause
         self.loopPasses = loopPasses
         self.lightIdle = lightIdle
+        self.countdownBeats = countdownBeats
+        self.loopSnap = loopSnap
+        self.turnBy = turnBy
     }
 }

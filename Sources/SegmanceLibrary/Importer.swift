@@ -133,7 +133,7 @@ public final class Importer: Sendable {
             do {
                 let built = try RoutineBuilder(root: root, decoder: decoder).build(source)
                 for problem in built.problems { report(.problem(problem)) }
-                guard let routine = built.routine else {
+                guard let routine = try built.routine.map({ try withDetectedBeats($0, decoder: decoder, report: report) }) else {
                     // Refused (its manifest is wrong): what it put in the store goes again.
                     decoder.abandon()
                     summary.failed += 1
@@ -174,6 +174,29 @@ public final class Importer: Sendable {
             }
         }
         return finish()
+    }
+
+    /// The routine with a beat grid detected in the audio of every part the manifest gave
+    /// none (`BeatDetector`); a part with no steady beat keeps none.
+    private func withDetectedBeats(_ routine: Routine, decoder: StoreDecoder,
+                                   report: (ImportEvent) -> Void) throws -> Routine {
+        var routine = routine
+        let detector = BeatDetector(sampleRate: library.sampleRate)
+        for i in routine.parts.indices where routine.parts[i].grid == nil {
+            if cancelled.load(ordering: .relaxed) { throw Stop.cancelled }
+            let part = routine.parts[i]
+            guard let frames = decoder.frames(of: part.audio.id) else { continue }
+            let start = part.range?.lowerBound ?? 0
+            do {
+                let pcm = try library.store.map(part.audio.id, frames: frames)
+                guard start + part.length <= pcm.frames else { continue }
+                let found = try detector.detect(stereo: pcm.base + Int(start) * 2, frames: Int(part.length))
+                routine.parts[i].grid = found.grid
+            } catch {
+                report(.problem(StickProblem(path: routine.title, reason: "part \"\(part.title)\": no beat detection: \(error)")))
+            }
+        }
+        return routine
     }
 
     private static func stop(for error: any Error) -> Stop {

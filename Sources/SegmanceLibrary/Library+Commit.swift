@@ -47,6 +47,7 @@ extension Library {
                 try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
+            var learnedOne: [String: Int64] = [:]
             var resume: (key: String, position: Int64)?
             let routineId: Int64
             if let old {
@@ -54,12 +55,14 @@ extension Library {
                 var keys = PartKeys()
                 var keyOfPart: [Int64: String] = [:]
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT p.id, p.title, s.partId IS NOT NULL AS edited, s.a, s.b
-                    FROM part p LEFT JOIN savedLoop s ON s.partId = p.id WHERE p.routineId = ? ORDER BY p.position
+                    SELECT p.id, p.title, s.partId IS NOT NULL AS edited, s.a, s.b, o.one AS savedOne
+                    FROM part p LEFT JOIN savedLoop s ON s.partId = p.id LEFT JOIN savedOne o ON o.partId = p.id
+                    WHERE p.routineId = ? ORDER BY p.position
                     """, arguments: [routineId]) {
                     let key = keys.next(row["title"])
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
+                    if let one: Int64 = row["savedOne"] { learnedOne[key] = one }
                 }
                 if let row = try Row.fetchOne(db, sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
                                               arguments: [routineId]),
@@ -80,10 +83,12 @@ extension Library {
             var keys = PartKeys()
             for (position, part) in routine.parts.enumerated() {
                 try db.execute(sql: """
-                    INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
+                                      beatFrames, one, gridOrigin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
-                                     part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b])
+                                     part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
+                                     part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue])
                 let partId = db.lastInsertedRowID
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
@@ -96,6 +101,10 @@ extension Library {
                 if let loop = learned[key], (loop.b ?? 0) <= part.length {
                     try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
                                    arguments: [partId, loop.a, loop.b])
+                }
+                // The performer's "1" stays with a part that still has a beat.
+                if let one = learnedOne[key], part.grid != nil {
+                    try db.execute(sql: "INSERT INTO savedOne (partId, one) VALUES (?, ?)", arguments: [partId, one])
                 }
                 if let resume, resume.key == key {
                     try db.execute(sql: "UPDATE resume SET partId = ?, position = ? WHERE id = 1",

@@ -155,6 +155,13 @@ public final class Library: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO resume (id, routineId, partId, position) VALUES (1, ?, ?, ?)",
                                arguments: [routineId, partId, point.position])
                 return true
+            case .grid(let routine, let part, let title, let grid):
+                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
+                    return false
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one) VALUES (?, ?)",
+                               arguments: [partId, grid.one])
+                return true
             case .savedLoop(let routine, let part, let title, let loop):
                 guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
                     return false
@@ -228,7 +235,8 @@ public final class Library: Sendable {
     static func settingRows(_ s: Settings) -> [(String, String)] {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
-         ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)")]
+         ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
+         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue)]
     }
 
     /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
@@ -246,6 +254,9 @@ public final class Library: Sendable {
         if let v = values["loopPause"].flatMap(Int.init), Settings.loopPauseChoices.contains(v) { s.loopPause = v }
         if let v = values["loopPasses"].flatMap(Int.init), Settings.loopPassesChoices.contains(v) { s.loopPasses = v }
         if let v = values["lightIdle"].flatMap(Int.init), Settings.lightIdleChoices.contains(v) { s.lightIdle = v }
+        if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) { s.countdownBeats = v }
+        if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
+        if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
         return s
     }
 

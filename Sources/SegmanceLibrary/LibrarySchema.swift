@@ -7,8 +7,24 @@ enum LibrarySchema {
         migrator.registerMigration("v1: routines, parts, moves, loops, settings, resume") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("beatGrid") { db in
+            try db.execute(sql: beatGrid)
+        }
         return migrator
     }
+
+    /// A part's beat grid as imported (from the manifest or detected), and the "1" the
+    /// performer set on the device. `beatFrames` is frames per beat at the library's rate,
+    /// stored as the double it is (the routine's digest is over it).
+    static let beatGrid = """
+        ALTER TABLE part ADD COLUMN beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0);
+        ALTER TABLE part ADD COLUMN one INTEGER;
+        ALTER TABLE part ADD COLUMN gridOrigin TEXT CHECK (gridOrigin IS NULL OR gridOrigin IN ('manifest', 'detected'));
+        CREATE TABLE savedOne (
+            partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
+            one INTEGER NOT NULL
+        );
+        """
 
     static let v1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -1,7 +1,7 @@
 import SegmanceCore
 
 /// A fingerprint of a routine as imported: title, subtitle, countdown, and every part's
-/// title, audio (content hash), cut, length, manifest loop and moves. Importing a routine
+/// title, audio (content hash), cut, length, manifest loop, moves and beat grid as imported. Importing a routine
 /// whose digest is already in the library changes nothing; checking the library recomputes
 /// it from the rows to prove a routine is complete.
 enum RoutineDigest {
@@ -30,6 +30,13 @@ enum RoutineDigest {
                 field(move.name)
                 field(move.note)
                 number(move.cue)
+            }
+            if let grid = part.grid {
+                // Only parts with a beat add fields, so routines without keep their digest.
+                field("grid")
+                field("\(grid.beatFrames)")
+                number(grid.one)
+                field(grid.origin.rawValue)
             }
         }
         return SHA256.hex(Array(text.utf8))

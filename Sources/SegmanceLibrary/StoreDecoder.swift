@@ -77,6 +77,9 @@ final class StoreDecoder: StickAudioDecoding {
         return .success(DecodedAudio(reference: AudioReference(key), frames: frames))
     }
 
+    /// The frames of media `hash` decoded (or found) for this routine.
+    func frames(of hash: String) -> Int64? { stored[hash]?.frames }
+
     /// The media the routine's parts use.
     func media(of routine: Routine) -> [StoredMedia] {
         var seen: Set<String> = []

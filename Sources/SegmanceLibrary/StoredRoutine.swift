@@ -12,6 +12,9 @@ public struct StoredRoutine: Equatable, Sendable {
         public var manifestLoop: ABLoop?
         /// Set when the loop was changed on the device (`.some(nil)`: cleared there).
         public var deviceLoop: ABLoop??
+        /// The grid it was imported with (manifest or detected); `part.grid` has the
+        /// performer's "1" when one was set on the device.
+        public var importedGrid: BeatGrid?
         /// Frames of the whole media file the part is cut from.
         public var mediaFrames: Int64
         let id: Int64
@@ -28,7 +31,10 @@ public struct StoredRoutine: Equatable, Sendable {
     /// The routine exactly as imported (manifest loops, not the device's).
     public var asImported: Routine {
         var r = routine
-        for i in r.parts.indices { r.parts[i].savedLoop = parts[i].manifestLoop }
+        for i in r.parts.indices {
+            r.parts[i].savedLoop = parts[i].manifestLoop
+            r.parts[i].grid = parts[i].importedGrid
+        }
         return r
     }
 }
@@ -61,8 +67,10 @@ extension Library {
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
-                   p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames
-            FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash\(routineFilter)
+                   p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne
+            FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
+            LEFT JOIN savedOne o ON o.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
             """) {
             let id: Int64 = row["id"]
@@ -70,16 +78,28 @@ extension Library {
             let length: Int64 = row["length"]
             let manifestLoop = Self.loop(row["loopA"], row["loopB"])
             let deviceLoop: ABLoop?? = row["edited"] ? .some(Self.loop(row["a"], row["b"])) : .none
+            let importedGrid = Self.grid(row["beatFrames"], row["one"], row["gridOrigin"])
+            var grid = importedGrid
+            if let savedOne: Int64 = row["savedOne"], let imported = importedGrid {
+                grid = BeatGrid(beatFrames: imported.beatFrames, one: savedOne, origin: .performer)
+            }
             let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
-                            moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop)
+                            moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid)
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(
-                part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop,
+                part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop, importedGrid: importedGrid,
                 mediaFrames: row["mediaFrames"], id: id, position: row["position"]))
         }
         return order.compactMap { routines[$0] }.sorted { FileNames.naturalLess($0.routine.title, $1.routine.title) }
+    }
+
+    private static func grid(_ beatFrames: Double?, _ one: Int64?, _ origin: String?) -> BeatGrid? {
+        guard let beatFrames, beatFrames > 0, let one, let origin = origin.flatMap(BeatGrid.Origin.init(rawValue:)) else {
+            return nil
+        }
+        return BeatGrid(beatFrames: beatFrames, one: one, origin: origin)
     }
 
     private static func loop(_ a: Int64?, _ b: Int64?) -> ABLoop? {

@@ -15,6 +15,8 @@ struct Manifest {
         var to: Int64?
         var loop: ABLoop?
         var moves: [Move]
+        /// `tempo` (beats a minute) and `one` (a "1", part-relative): the part's beat grid.
+        var grid: BeatGrid?
         /// The `[[part]]` index and the lines of its keys, for messages.
         var index: Int
         var line: Int?
@@ -41,7 +43,9 @@ struct Manifest {
     var parts: [PartSpec] = []
 
     static let topKeys: Set<String> = ["title", "subtitle", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves"]
+    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves", "tempo", "one"]
+    /// The tempi a manifest may give, in beats a minute.
+    static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
     static let moveKeys: Set<String> = ["type", "name", "note", "at"]
 
@@ -133,7 +137,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, tempo, title, to)")
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -198,12 +202,32 @@ private struct ManifestReader {
                 issue(movesLine, "'moves' of \(name) must be an array of tables, found \(value.typeName)")
             }
         }
+        let grid = beatGrid(table, name: name, header: header)
         guard let file else { return nil }
-        return Manifest.PartSpec(title: title, file: file, from: from, to: to, loop: loop, moves: moves,
+        return Manifest.PartSpec(title: title, file: file, from: from, to: to, loop: loop, moves: moves, grid: grid,
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
                                  cueLines: cueLines, cutKnown: cutKnown)
+    }
+
+    /// `tempo = 120` and `one = "0:00.25"`: the part's beat grid. `one` alone is a problem;
+    /// `tempo` alone has its "1" at the part's start.
+    private mutating func beatGrid(_ table: TOMLTable, name: String, header: Int) -> BeatGrid? {
+        let one = time(table, "one", context: name)
+        guard let value = table["tempo"] else {
+            if table["one"] != nil { issue(line(table, "one") ?? header, "\(name): 'one' needs a 'tempo'") }
+            return nil
+        }
+        let at = line(table, "tempo") ?? header
+        let bpm = value.float ?? value.integer.map(Double.init)
+        guard let bpm, Manifest.tempoRange.contains(bpm) else {
+            let shown = bpm == nil ? "a \(value.typeName)" : value.description.clipped
+            issue(at, "\(name): 'tempo' = \(shown) is not a tempo (write beats a minute, 20 to 400)")
+            return nil
+        }
+        if table["one"] != nil && one == nil { return nil }
+        return BeatGrid(bpm: bpm, one: one ?? 0, sampleRate: Int64(rate), origin: .manifest)
     }
 
     /// The line `key` was written on.

@@ -56,11 +56,13 @@ public enum Screen {
         let titleWidth = f.columns - head.count - (markers.isEmpty ? 0 : markers.count + 1)
         f.scroll(LCDText.bytes(part.title), width: titleWidth, row: top, column: head.count, now: now)
         f.put(markers, row: top, column: f.columns - markers.count)
-        // "0:12/0:32" and, on 20 columns, a progress bar.
+        // "0:12/0:32" and, on 20 columns, a progress bar; on a part with a beat, where in
+        // the eights the music is ("E3.5": eight 3, beat 5) in place of the length on 16×2.
+        let place = eightsPlace(state, into: &f)
         let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
         let length = Clock.minutesSeconds(part.length, sampleRate: state.sampleRate)
         if f.rows >= 4 {
-            let left = LCDText.bytes(position), right = LCDText.bytes(length)
+            let left = LCDText.bytes(position + (place.map { " " + $0 } ?? "")), right = LCDText.bytes(length)
             f.put(left, row: 2)
             f.put(right, row: 2, column: f.columns - right.count)
             let barWidth = f.columns - left.count - right.count - 2
@@ -76,9 +78,19 @@ public enum Screen {
             f.line(routine.title, row: 1, now: now)
             f.expire(at: until)
         } else {
-            f.put(LCDText.bytes("\(position)/\(length)"), row: 1)
+            f.put(LCDText.bytes(place.map { "\(position) \($0)" } ?? "\(position)/\(length)"), row: 1)
             f.put(counter, row: 1, column: f.columns - counter.count)
         }
+    }
+
+    /// "E3.5" (eight 3, beat 5; "E0" is a pickup before the part's first "1") on a part with
+    /// a beat grid; the frame changes again at the next beat.
+    static func eightsPlace(_ state: PlayerState, into f: inout Frame) -> String? {
+        guard let grid = state.part?.grid else { return nil }
+        let place = grid.place(of: state.position)
+        let next = grid.frame(ofBeat: Int64(grid.beats(at: state.position).rounded(.down)) + 1)
+        f.change(atPosition: next)
+        return "E\(place.eight).\(place.beat)"
     }
 
     /// "⟲2/4" (pass 2 of a loop that stops after 4) or "⟲x3" (pass 3 of an endless loop)
@@ -125,12 +137,12 @@ public enum Screen {
     private static func countdown(_ countdown: Countdown, _ state: PlayerState, into f: inout Frame, now: Int64) {
         guard let routine = state.routine, let part = state.part else { return }
         f.glyphs = .bigDigits
-        let digits = BigDigits.rows(countdown.remaining)
+        let digits = BigDigits.rows(countdown.shown)
         let top = f.rows >= 4 ? 1 : 0
         let column = max(0, f.columns - digits.top.count)
         f.put(digits.top, row: top, column: column)
         f.put(digits.bottom, row: top + 1, column: column)
-        f.bigNumber = Frame.BigNumber(value: countdown.remaining, row: top, column: column, width: digits.top.count)
+        f.bigNumber = Frame.BigNumber(value: countdown.shown, row: top, column: column, width: digits.top.count)
         let width = max(0, column - 1)
         f.put(Array(LCDText.bytes("Ready in").prefix(width)), row: top)
         let counter = passCounter(state, loop: BigDigitGlyph.loop.rawValue)
@@ -226,7 +238,9 @@ public enum Screen {
         let s = state.settings
         switch item {
         case .routines: return ""
-        case .countdown: return s.countdown == 0 ? "Off" : "\(s.countdown) s"
+        case .countdown:
+            if s.countdownBeats > 0 { return "\(s.countdownBeats) beats" }
+            return s.countdown == 0 ? "Off" : "\(s.countdown) s"
         case .countdownBeforeRepeat: return s.countdownBeforeRepeat ? "On" : "Off"
         case .atPartEnd: return s.atPartEnd == .stop ? "Stop" : "Next"
         case .volume: return "\(s.volume)%"
@@ -236,6 +250,21 @@ public enum Screen {
         case .lightIdle:
             if s.lightIdle == 0 { return "Never" }
             return s.lightIdle < 60 ? "\(s.lightIdle) s" : "\(s.lightIdle / 60) min"
+        case .loopSnap:
+            switch s.loopSnap {
+            case .off: return "Off"
+            case .beat: return "Beat"
+            case .eight: return "Eight"
+            }
+        case .turnBy:
+            switch s.turnBy {
+            case .seconds: return "\(Player.seekSecondsPerDetent) s"
+            case .beats: return "Beat"
+            case .eights: return "Eight"
+            }
+        case .oneHere:
+            guard let grid = state.part?.grid else { return "No beat" }
+            return "Beat \(grid.place(of: state.position).beat)"
         }
     }
 

@@ -15,6 +15,17 @@ struct RoutineReport: Codable {
         var to: Double?
         var loop: LoopReport?
         var moves: [MoveReport]
+        /// The part's beat: tempo, where a "1" falls, and where the grid came from.
+        var beat: BeatReport?
+    }
+
+    struct BeatReport: Codable {
+        /// Beats a minute (2 decimals).
+        var tempo: Double
+        /// Seconds of a "1", part-relative.
+        var one: Double
+        /// manifest, detected or performer.
+        var origin: String
     }
 
     struct LoopReport: Codable {
@@ -48,7 +59,9 @@ struct RoutineReport: Codable {
                        from: part.range.map { seconds($0.lowerBound) }, to: part.range.map { seconds($0.upperBound) },
                        loop: part.savedLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
-                                                          at: $0.cue.map(seconds)) })
+                                                          at: $0.cue.map(seconds)) },
+                       beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
+                                                        one: seconds($0.one), origin: $0.origin.rawValue) })
         }
     }
 
@@ -65,6 +78,12 @@ struct RoutineReport: Codable {
             var line = "  \(i + 1). \(part.title)  \(time(part.seconds))  \(part.audio)"
             if let from = part.from, let to = part.to { line += "  cut \(time(from))–\(time(to))" }
             if let loop = part.loop { line += "  loop \(time(loop.a))–\(time(loop.b))" }
+            if let beat = part.beat {
+                // To the millisecond: a beat is a few hundred.
+                let ms = Int((abs(beat.one) * 1000).rounded())
+                let one = (beat.one < 0 ? "-" : "") + String(format: "%d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
+                line += "  tempo \(String(format: "%.2f", beat.tempo)) BPM, one at \(one) (\(beat.origin))"
+            }
             if markPart == i { line += "  \(markText)" }
             out.append(line)
             for move in part.moves {

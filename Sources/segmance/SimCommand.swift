@@ -38,8 +38,11 @@ struct Sim: ParsableCommand {
     @Option(help: "The display: 16x2 or 20x4.")
     var display: DisplaySize = DisplaySize(argument: "16x2")!
 
-    @Option(help: "Countdown before playback, seconds (0, 3, 5, 8, 10, 15, 20).")
-    var countdown: Int = 0
+    @Option(help: "Countdown before playback: seconds (0, 3, 5, 8, 10, 15, 20), or beats at the part's tempo (beats4: \"5, 6, 7, 8\"; beats8: a full eight).")
+    var countdown: CountdownOption = CountdownOption(argument: "0")!
+
+    @Option(help: "What loop marks snap to on a part with a beat: beat, eight or off.")
+    var snap: LoopSnap = Settings().loopSnap
 
     @Option(help: "Output rate in Hz.")
     var rate: Int = 48_000
@@ -54,9 +57,6 @@ struct Sim: ParsableCommand {
     var periods: Int = 3
 
     func validate() throws {
-        guard Settings.countdownChoices.contains(countdown) else {
-            throw ValidationError("--countdown must be one of \(Settings.countdownChoices.map(String.init).joined(separator: ", "))")
-        }
         if scenario != nil, wav == nil, frames == nil {
             throw ValidationError("a headless run needs --wav and/or --frames to write its output")
         }
@@ -67,7 +67,9 @@ struct Sim: ParsableCommand {
         c.sampleRate = rate
         c.columns = display.columns
         c.rows = display.rows
-        c.settings.countdown = countdown
+        c.settings.countdown = countdown.seconds
+        c.settings.countdownBeats = countdown.beats
+        c.settings.loopSnap = snap
         c.settings.autoImport = autoImport
         return c
     }

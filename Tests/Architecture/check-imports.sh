@@ -88,6 +88,7 @@ only ALSA "CALSA MonotonicTime"
 only SndFile "CSndFile"
 only Soxr "CSoxr"
 only GPIOD "CGPIOD"
+only Aubio "CAubio"
 only LinuxInput ""
 only LinuxI2C "CLinuxI2C"
 only FFmpeg "CFFmpeg"
@@ -97,6 +98,11 @@ only TOML ""
 only segmance-ffmpeg "FFmpeg CFFmpeg"
 for target in SegmanceMedia SegmanceLibrary SegmanceAppliance SegmanceDaemon segmance; do
   never "$target" "FFmpeg CFFmpeg"
+done
+# Beat detection runs at import (SegmanceMedia's BeatDetector, in the import worker): the
+# layers that play never call aubio themselves.
+for target in SegmanceCore SegmanceAudio SegmanceEngine SegmanceScreen SegmanceControls SegmanceAppliance SegmanceDaemon SegmanceLibrary; do
+  never "$target" "Aubio CAubio"
 done
 # Above the wrappers, below the appliance: media, library, boards, inputs, displays.
 for target in SegmanceMedia SegmanceLibrary SegmanceBoard SegmanceInput CharacterDisplay; do

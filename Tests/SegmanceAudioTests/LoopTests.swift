@@ -32,10 +32,11 @@ struct LoopTests {
         #expect(position == a + 1000)
     }
 
-    /// B is marked where the control side last read the position; by the time the loop
-    /// reaches the render side the play head has moved on past it. It wraps to A at once,
-    /// crossfaded, instead of playing on to the part's end.
-    @Test("a loop that arrives after the play head passed its end wraps at once")
+    /// B is marked where it was heard (or where the control side last read the position);
+    /// by the time the loop reaches the render side the play head has moved on past it. It
+    /// wraps at once, crossfaded, to as far past A as the head was past B, so a loop of
+    /// whole beats keeps the beat across its first seam too.
+    @Test("a loop that arrives after the play head passed its end wraps at once, as far past A")
     func loopArrivingLate() {
         let pcm = TestPCM(frames: 20_000)
         defer { pcm.free() }
@@ -43,18 +44,30 @@ struct LoopTests {
         let take = run(&r, [Cue(0, .load(pcm.slice)), Cue(0, .play(from: 0, countdown: 0)),
                             Cue(6_000, .setLoop(start: 1_000, end: 5_000, countdownBeforeRepeat: 0))],
                        frames: 8_000, period: 128)
-        // The loop applies at 6000, a thousand frames past its end: the seam is there.
+        // The loop applies at 6000, a thousand frames past its end: the seam is there, to A + 1000.
         #expect(take.frames { $0 == .looped } == [6_000])
         let bad = take.firstMismatch(240..<8_000) { f in
             if f < 6_000 { return (pcm.a(f), pcm.a(f, 1)) }
             let i = f - 6_000
             return i < 240
-                ? (crossfade(pcm.a(1_000 + i), pcm.a(6_000 + i), i, 240),
-                   crossfade(pcm.a(1_000 + i, 1), pcm.a(6_000 + i, 1), i, 240))
-                : (pcm.a(1_000 + i), pcm.a(1_000 + i, 1))
+                ? (crossfade(pcm.a(2_000 + i), pcm.a(6_000 + i), i, 240),
+                   crossfade(pcm.a(2_000 + i, 1), pcm.a(6_000 + i, 1), i, 240))
+                : (pcm.a(2_000 + i), pcm.a(2_000 + i, 1))
         }
         #expect(bad == nil)
-        #expect(r.position == 1_000 + 8_000 - 6_000)
+        #expect(r.position == 2_000 + 8_000 - 6_000)
+    }
+
+    @Test("a loop that arrives more than its length past its end wraps to A")
+    func loopArrivingAFullLoopLate() {
+        let pcm = TestPCM(frames: 20_000)
+        defer { pcm.free() }
+        var r = makeRenderer(crossfade: 240)
+        let take = run(&r, [Cue(0, .load(pcm.slice)), Cue(0, .play(from: 0, countdown: 0)),
+                            Cue(6_000, .setLoop(start: 1_000, end: 2_000, countdownBeforeRepeat: 0))],
+                       frames: 6_500, period: 128)
+        #expect(take.frames { $0 == .looped } == [6_000])
+        #expect(r.position == 1_000 + 500)
     }
 
     @Test("a short loop wraps at every pass, each seam crossfaded")

@@ -9,7 +9,7 @@ import Testing
         store.send(.buttonPressed(.select)) { $0.menu = Menu(page: .main, cursor: 0) }
         store.send(.encoderTurned(2)) { $0.menu?.cursor = 2 }
         store.send(.encoderTurned(10)) { $0.menu?.cursor = Menu.Item.allCases.count - 1 }
-        store.send(.encoderTurned(-10)) { $0.menu?.cursor = 0 }
+        store.send(.encoderTurned(-20)) { $0.menu?.cursor = 0 }
         store.send(.buttonLongPressed(.select)) { $0.menu = nil }
     }
 
@@ -56,7 +56,8 @@ import Testing
         let loopOff: [Effect] = [.audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e)]
         store.send(.encoderTurned(1), loopOff) { $0.settings.countdown = 3 }
         store.send(.encoderTurned(2), loopOff) { $0.settings.countdown = 8 }
-        store.send(.encoderTurned(9), loopOff) { $0.settings.countdown = 20 }
+        // 20 s is the last in seconds (the count-ins in beats follow it).
+        store.send(.encoderTurned(3), loopOff) { $0.settings.countdown = 20 }
         store.send(.encoderTurned(-1), loopOff) { $0.settings.countdown = 15 }
         // Saved when the value is left, once.
         store.send(.buttonPressed(.select), [.persist(.settings(Settings(countdown: 15)))]) {

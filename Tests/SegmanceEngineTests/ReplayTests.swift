@@ -63,6 +63,7 @@ import Glibc
         switch command {
         case .load: "load"
         case .play(_, let countdown): countdown > 0 ? "play+countdown" : "play"
+        case .playCountIn: "play+countIn"
         case .pause: "pause"
         case .stop: "stop"
         case .seek: "seek"

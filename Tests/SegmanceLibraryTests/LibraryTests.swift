@@ -21,7 +21,7 @@ import Glibc
         }
         #expect(mode == "wal")
         #expect(tables == ["media", "meta", "move", "moveType", "part", "resume", "routine",
-                           "savedLoop", "setting"])
+                           "savedLoop", "savedOne", "setting"])
         var info = stat()
         #expect(stat(library.store.directory, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
         #expect(try library.snapshot() == LibrarySnapshot(routines: []))

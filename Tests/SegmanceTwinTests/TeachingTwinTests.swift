@@ -84,8 +84,9 @@ import SegmanceAppliance
         // NEXT: part 2 with the routine's title for 3 s, then its clock.
         #expect(log.contains { $0.contains("|■ 2/3 Groove  ⒶⒷ|Street Jam      |") })
         let title = try #require(log.firstIndex { $0.contains("|Street Jam      |") && $0.contains("Groove") })
-        // Groove's saved A–B loop is on: its pass beside the clock.
-        #expect(log[title + 1].contains("|■ 2/3 Groove  ⒶⒷ|0:08/0:32    ⟲x1|"), "\(log[title + 1])")
+        // Groove's saved A–B loop is on: its pass beside the clock, and (Groove has a beat,
+        // detected at import) where in the eights it is: eight 3, beat 1.
+        #expect(log[title + 1].contains("|■ 2/3 Groove  ⒶⒷ|0:08 E3.1    ⟲x1|"), "\(log[title + 1])")
         // The long push (0.6 s into the hold) shows it again.
         #expect(log.contains { $0.hasPrefix("    8.6") && $0.contains("|Street Jam      |") })
         // The routine list, with the place of the routine under the cursor.

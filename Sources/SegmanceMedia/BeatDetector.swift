@@ -1,0 +1,170 @@
+import Aubio
+#if canImport(Glibc)
+import Glibc
+#endif
+import SegmanceCore
+
+/// What beat detection found in a part, and why it kept or refused a grid.
+public struct BeatDetection: Equatable, Sendable {
+    /// The part's grid (origin `.detected`); nil when the beat is not steady.
+    public var grid: BeatGrid?
+    /// The straight line through aubio's beats, when there was one.
+    public var fit: BeatFit?
+    /// Mean onset strength at the grid's beats over that half a beat later: a steady
+    /// pulse is far above 1, noise and speech near it.
+    public var salience: Double
+    /// Why no grid was kept, in words; nil when one was.
+    public var refusal: String?
+}
+
+/// Finds a part's beat at import: aubio's beat tracker (`BeatTracker`) over the part's
+/// sound mixed to mono and averaged down to about 12 kHz (2.7 ms hops), then ONE straight
+/// grid fitted through its beat times (`BeatFit`). A grid is kept only when the beats are
+/// steady: most of aubio's beats lie on the line, and the sound's onsets are much
+/// stronger on the grid's beats than between them. The "1" is the beat of the four whose
+/// onsets are strongest (an accented downbeat), the first such in the part.
+///
+/// At most `maxSeconds` of a part are analysed (its middle), which bounds the cost of an
+/// import; the grid is the one straight line, extended over the whole part.
+public struct BeatDetector: Sendable {
+    /// Frames per second of the PCM given.
+    public let sampleRate: Int
+    /// The most audio analysed per part, in seconds.
+    public var maxSeconds = 90
+    /// The fewest beats a grid is fitted through.
+    public var minimumBeats = 16
+    /// The share of aubio's beats that must lie on the line.
+    public var minimumInlierShare = 0.75
+    /// Onsets on the beat must be this many times stronger than between beats.
+    public var minimumSalience = 2.0
+    /// An inlier lies this close to the line, in seconds.
+    public var tolerance = 0.030
+    /// Tempi a grid may have, beats a minute.
+    public var tempoRange: ClosedRange<Double> = 40...240
+
+    /// Averaging this many frames makes the analysis rate (48 kHz: 4, 12 kHz).
+    var decimation: Int { max(1, Int((Double(sampleRate) / 12_000).rounded())) }
+    /// Analysis samples per aubio hop (and twice per aubio window... four times).
+    static let hop = 32
+    /// Analysis samples per onset-energy frame (10 ms at 12 kHz).
+    static let energyFrame = 120
+
+    public init(sampleRate: Int) {
+        self.sampleRate = sampleRate
+    }
+
+    /// Detects the beat of `frames` interleaved stereo 16-bit frames at `sampleRate`.
+    public func detect(stereo pcm: UnsafePointer<Int16>, frames: Int) throws(AubioError) -> BeatDetection {
+        let limit = maxSeconds * sampleRate
+        let start = frames > limit ? (frames - limit) / 2 : 0
+        let count = min(frames, limit)
+        let d = decimation
+        let rate = sampleRate / d
+        var mono = [Float](repeating: 0, count: count / d)
+        let scale = 1 / (Float(32768) * 2 * Float(d))
+        for i in 0..<mono.count {
+            var sum: Int32 = 0
+            let base = pcm + (start + i * d) * 2
+            for j in 0..<(d * 2) { sum += Int32(base[j]) }
+            mono[i] = Float(sum) * scale
+        }
+        let tracker = try BeatTracker(sampleRate: rate, windowSize: Self.hop * 4, hopSize: Self.hop)
+        mono.withUnsafeBufferPointer { tracker.feed($0) }
+        let flux = Self.onsetFlux(mono)
+
+        func refuse(_ reason: String, _ fit: BeatFit? = nil, _ salience: Double = 0) -> BeatDetection {
+            BeatDetection(grid: nil, fit: fit, salience: salience, refusal: reason)
+        }
+        guard tracker.beats.count >= minimumBeats else {
+            return refuse("\(tracker.beats.count) beats found, fewer than \(minimumBeats)")
+        }
+        guard let fit = BeatFit.fit(tracker.beats, tolerance: tolerance * Double(rate)) else {
+            return refuse("no straight line through the beats")
+        }
+        let bpm = 60 * Double(rate) / fit.period
+        let share = Double(fit.inliers) / Double(fit.beats)
+        let salience = Self.salience(flux, period: fit.period, origin: fit.origin)
+        guard share >= minimumInlierShare else {
+            return refuse("beats not steady: \(fit.inliers) of \(fit.beats) on one grid", fit, salience)
+        }
+        guard tempoRange.contains(bpm) else {
+            return refuse("tempo \(Int(bpm.rounded())) outside \(Int(tempoRange.lowerBound))–\(Int(tempoRange.upperBound))",
+                          fit, salience)
+        }
+        guard salience >= minimumSalience else {
+            return refuse("no pulse: onsets on the beat \(Self.format(salience))× those between", fit, salience)
+        }
+        // Part frames: the analysis counts from `start`, `d` frames a sample.
+        let period = fit.period * Double(d)
+        let downbeat = Self.strongestOfFour(flux, period: fit.period, origin: fit.origin)
+        var one = Double(start) + (fit.origin + fit.period * Double(downbeat)) * Double(d)
+        // The first such "1" at or after the part's start (four beats apart, as accented).
+        let bar = 4 * period
+        one -= (one / bar).rounded(.down) * bar
+        let grid = BeatGrid(beatFrames: period, one: FramePosition(one.rounded()), origin: .detected)
+        return BeatDetection(grid: grid, fit: fit, salience: salience, refusal: nil)
+    }
+
+    /// Half-wave rectified rise of the log energy over two 10 ms frames.
+    static func onsetFlux(_ mono: [Float]) -> [Float] {
+        let n = mono.count / energyFrame
+        guard n > 2 else { return [] }
+        var energy = [Float](repeating: 0, count: n)
+        for h in 0..<n {
+            var s: Float = 0
+            for j in 0..<energyFrame {
+                let v = mono[h * energyFrame + j]
+                s += v * v
+            }
+            energy[h] = log10(1e-9 + s / Float(energyFrame))
+        }
+        var flux = [Float](repeating: 0, count: n)
+        for h in 2..<n { flux[h] = max(0, energy[h] - energy[h - 2]) }
+        return flux
+    }
+
+    /// The strongest flux within two energy frames of analysis sample `at`.
+    static func peak(_ flux: [Float], at sample: Double) -> Float? {
+        let h = Int((sample / Double(energyFrame)).rounded())
+        guard h - 2 >= 0, h + 2 < flux.count else { return nil }
+        return flux[(h - 2)...(h + 2)].max()
+    }
+
+    /// Mean flux at the grid's beats over that half a beat later.
+    static func salience(_ flux: [Float], period: Double, origin: Double) -> Double {
+        var on = 0.0, off = 0.0
+        var k = (-origin / period).rounded(.up)
+        while true {
+            let beat = origin + period * k
+            guard let a = peak(flux, at: beat), let b = peak(flux, at: beat + period / 2) else {
+                if beat < 0 || (beat / Double(energyFrame)) < 3 { k += 1; continue }
+                break
+            }
+            on += Double(a)
+            off += Double(b)
+            k += 1
+        }
+        return off > 0 ? on / off : (on > 0 ? .infinity : 0)
+    }
+
+    /// Which of beats 0, 1, 2, 3 (mod 4) of the line has the strongest onsets.
+    static func strongestOfFour(_ flux: [Float], period: Double, origin: Double) -> Int {
+        var sums = [Double](repeating: 0, count: 4)
+        var k = Int((-origin / period).rounded(.up))
+        while true {
+            let beat = origin + period * Double(k)
+            guard let a = peak(flux, at: beat) else {
+                if beat / Double(energyFrame) < 3 { k += 1; continue }
+                break
+            }
+            sums[((k % 4) + 4) % 4] += Double(a)
+            k += 1
+        }
+        return sums.indices.max { sums[$0] < sums[$1] } ?? 0
+    }
+
+    static func format(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
