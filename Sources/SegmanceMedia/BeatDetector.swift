@@ -30,7 +30,7 @@ public struct BeatDetector: Sendable {
     /// Frames per second of the PCM given.
     public let sampleRate: Int
     /// The most audio analysed per part, in seconds.
-    public var maxSeconds = 90
+    public var maxSeconds = 30
     /// The fewest beats a grid is fitted through.
     public var minimumBeats = 16
     /// The share of aubio's beats that must lie on the line.

@@ -215,18 +215,26 @@ private struct ManifestReader {
     /// `tempo` alone has its "1" at the part's start.
     private mutating func beatGrid(_ table: TOMLTable, name: String, header: Int) -> BeatGrid? {
         let one = time(table, "one", context: name)
+        let oneWritten = table["one"] != nil
         guard let value = table["tempo"] else {
-            if table["one"] != nil { issue(line(table, "one") ?? header, "\(name): 'one' needs a 'tempo'") }
+            if oneWritten { issue(line(table, "one") ?? header, "\(name): 'one' needs a 'tempo'") }
             return nil
         }
         let at = line(table, "tempo") ?? header
-        let bpm = value.float ?? value.integer.map(Double.init)
-        guard let bpm, Manifest.tempoRange.contains(bpm) else {
-            let shown = bpm == nil ? "a \(value.typeName)" : value.description.clipped
-            issue(at, "\(name): 'tempo' = \(shown) is not a tempo (write beats a minute, 20 to 400)")
+        var bpm = 0.0
+        if let number = value.float {
+            bpm = number
+        } else if let number = value.integer {
+            bpm = Double(number)
+        } else {
+            issue(at, "\(name): 'tempo' = a \(value.typeName) is not a tempo (write beats a minute, 20 to 400)")
             return nil
         }
-        if table["one"] != nil && one == nil { return nil }
+        guard Manifest.tempoRange.contains(bpm) else {
+            issue(at, "\(name): 'tempo' = \(value.description.clipped) is not a tempo (write beats a minute, 20 to 400)")
+            return nil
+        }
+        if oneWritten && one == nil { return nil }
         return BeatGrid(bpm: bpm, one: one ?? 0, sampleRate: Int64(rate), origin: .manifest)
     }
 

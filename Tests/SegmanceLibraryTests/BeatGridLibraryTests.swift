@@ -82,6 +82,34 @@ import Testing
         #expect(try library.routines().first?.parts.first?.grid?.one == 84_000)
     }
 
+    /// The demo stick's synthesized music is 120 BPM with its bars from each file's start
+    /// (and each cut starts on a bar): every grid found must be that one; how many parts
+    /// get one is what detection manages on that music (the README's figure).
+    @Test func theDemoSticksMusicIsFoundAt120BPMOnItsBeats() throws {
+        let stick = try fixture.stick()
+        try DemoStick.write(to: stick)
+        _ = try fixture.importStick(stick)
+        var found = 0, parts = 0
+        for stored in try fixture.open().storedRoutines() {
+            for part in stored.routine.parts {
+                parts += 1
+                guard let grid = part.grid else {
+                    print("demo stick: \(stored.routine.title) / \(part.title): no grid")
+                    continue
+                }
+                found += 1
+                let tempo = grid.bpm(sampleRate: Int64(Self.rate))
+                // The "1" on a beat of the music: a multiple of half a second from the part's start.
+                let offBeat = Double(grid.one % 24_000 < 12_000 ? grid.one % 24_000 : grid.one % 24_000 - 24_000) / 48
+                print("demo stick: \(stored.routine.title) / \(part.title): \(tempo) BPM, one \(offBeat) ms off a beat")
+                #expect(abs(tempo - 120) <= 0.5)
+                #expect(abs(offBeat) <= 10)
+            }
+        }
+        print("demo stick: \(found) of \(parts) parts with a grid")
+        #expect(found >= 4)
+    }
+
     @Test func theBeatSettingsAreSavedAndRead() throws {
         let library = try fixture.open()
         let settings = Settings(countdown: 5, countdownBeats: 8, loopSnap: .eight, turnBy: .eights)

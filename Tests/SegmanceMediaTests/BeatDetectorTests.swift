@@ -44,6 +44,15 @@ import SegmanceTestSupport
               + "beats on the line, salience \(found.salience)")
     }
 
+    /// A slow click track: beat trackers tend to lock on twice a slow tempo; this one is found
+    /// at its own.
+    @Test func aSlowClickTrackIsFoundAtItsTempo() throws {
+        let found = try Self.detect(BeatSignals.clickTrack(bpm: 75, seconds: 60))
+        let tempo = try #require(found.grid).bpm(sampleRate: Int64(Self.rate))
+        print("beat detection 75 BPM: tempo \(tempo)")
+        #expect(abs(tempo - 75) <= 0.5)
+    }
+
     @Test func noiseHasNoGrid() throws {
         let found = try Self.detect(BeatSignals.noise(seconds: 30))
         #expect(found.grid == nil)
