@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "SegmanceScreen", dependencies: ["SegmanceCore"]),
         // The render function shared by the real-time thread and the twin, and the audio
         // contract (`AudioEngine`: commands in, reports out) both audio sides implement.
-        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore"]),
+        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore", "RubberBand"]),
 
         // C libraries, each wrapped once.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
@@ -40,11 +40,15 @@ let package = Package(
                        providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
+        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
+                       providers: [.apt(["librubberband-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
+        .target(name: "RubberBand", dependencies: ["CRubberBand"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
         .systemLibrary(name: "CLinuxI2C"),

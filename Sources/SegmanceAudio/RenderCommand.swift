@@ -30,6 +30,10 @@ public enum RenderCommand: Equatable, Sendable {
     case setNext(PCMSlice?)
     /// Output gain in percent, 0...100; the gain is (percent/100)², ramped.
     case setVolume(Int32)
+    /// Playback speed in percent of the original tempo, pitch kept: 50...150 (clamped);
+    /// 100 reads the PCM directly. While audio sounds the change is crossfaded like a seek
+    /// at the same source frame. Ignored (100 %) by a renderer with no stretch voices.
+    case setSpeed(Int32)
 }
 
 /// A render command and the epoch it opens: reports are stamped with the epoch of the
@@ -76,6 +80,8 @@ extension RenderCommand {
             self = .setNext(nil)
         case .setVolume(let percent):
             self = .setVolume(Int32(min(100, max(0, percent))))
+        case .setSpeed(let percent):
+            self = .setSpeed(Int32(min(150, max(50, percent))))
         }
     }
 }

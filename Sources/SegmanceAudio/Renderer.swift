@@ -1,3 +1,4 @@
+import RubberBand
 import SegmanceCore
 
 /// The render function: fills interleaved stereo Float32 output from the active part's
@@ -55,6 +56,15 @@ import SegmanceCore
 /// - While audio advances, `position(p)` is reported at every multiple of
 ///   `config.positionReportInterval` output frames.
 ///
+/// - **setSpeed(p)**, p ≠ 100: audio started from then on (play, seek, a loop's wrap, the
+///   next part) is a stretched stream of the source from that frame at p %, pitch kept:
+///   output frame k of the stream is source frame `origin + k·p/100` (rounded down), so
+///   positions, loop ends, part ends and reports stay in source frames while ticks,
+///   ramps and crossfades stay in output frames. A stream's samples depend only on its
+///   PCM, origin and speed (the stretcher is fed the frames before the origin and its
+///   start delay dropped), so they do not depend on how calls split the timeline or on a
+///   rewind. At 100 % the PCM is read directly, exactly as above.
+///
 /// Reports are stamped with the epoch of the last applied command and with their output
 /// frame, and collect in a fixed buffer that the caller drains after each `render`.
 public struct Renderer: ~Copyable {
@@ -63,6 +73,8 @@ public struct Renderer: ~Copyable {
     var state: RenderState
     private let tickStorage: UnsafeMutablePointer<Float>
     private let reportStorage: UnsafeMutablePointer<RenderReport>
+    private let stretchers: [TimeStretcher]
+    private let pool: StretchPool
 
     /// Allocates all storage the render path will ever use and synthesizes the clicks.
     /// Lengths in `config` below 1 are taken as 1.
@@ -78,6 +90,9 @@ public struct Renderer: ~Copyable {
                        sampleRate: rate)
         let capacity = max(1, config.reportCapacity)
         reportStorage = .allocate(capacity: capacity)
+        let made = Self.makeStretchers(count: max(0, min(8, config.stretchVoices)), sampleRate: rate)
+        stretchers = made.stretchers
+        pool = made.pool
         func frames(_ n: Int) -> Int32 { Int32(clamping: max(1, n)) }
         state = RenderState(
             rate: Int64(rate), ramp: frames(config.rampFrames),
@@ -86,13 +101,67 @@ public struct Renderer: ~Copyable {
             tickSound: UnsafePointer(tickStorage), tickLength: Int32(clamping: tickLength),
             accentSound: UnsafePointer(tickStorage + tickLength),
             accentLength: Int32(clamping: accentLength),
-            reports: reportStorage, reportCapacity: capacity)
+            reports: reportStorage, reportCapacity: capacity, pool: pool)
     }
 
     deinit {
         tickStorage.deallocate()
         reportStorage.deallocate()
+        if pool.count > 0 {
+            for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
+            pool.slots.deinitialize(count: pool.count)
+            pool.slots.deallocate()
+            pool.scratch.deallocate()
+        }
     }
+
+    /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
+    public static let stretchEngine = TimeStretcher.Engine.r3Short
+
+    /// Creates the stretchers and their rings, and runs each at both extreme speeds so
+    /// that every buffer it will ever use exists before the render thread calls it. A
+    /// stretcher that cannot be created leaves the renderer at 100 % (`canChangeSpeed`).
+    private static func makeStretchers(count: Int, sampleRate: Int) -> (stretchers: [TimeStretcher], pool: StretchPool) {
+        var made: [TimeStretcher] = []
+        for _ in 0..<count {
+            guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: stretchEngine,
+                                             maxBlock: StretchPool.block) else { return ([], .empty) }
+            made.append(s)
+        }
+        guard !made.isEmpty else { return ([], .empty) }
+        let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: made.count)
+        for (i, s) in made.enumerated() {
+            let ring = UnsafeMutablePointer<Float>.allocate(capacity: Int(StretchPool.ringFrames) * 2)
+            ring.initialize(repeating: 0, count: Int(StretchPool.ringFrames) * 2)
+            (slots + i).initialize(to: StretchSlot(stretcher: s.handle, ring: ring))
+        }
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
+        scratch.initialize(repeating: 0, count: StretchPool.block * 10)
+        let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
+        // Warm-up on a burst of noise, so every path of the stretcher runs.
+        let noiseFrames = StretchPool.block * 8
+        let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
+        defer { noise.deallocate() }
+        var seed: UInt32 = 12_345
+        for j in 0..<(noiseFrames * 2) {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
+        }
+        for i in 0..<made.count {
+            for speed: Int32 in [50, 150, 75] {
+                pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed), clock: 0)
+                _ = pool.frame(i, Int64(noiseFrames / 2))
+            }
+            slots[i].valid = false
+        }
+        return (made, pool)
+    }
+
+    /// Whether `setSpeed` can change the speed (the renderer has stretch voices).
+    public var canChangeSpeed: Bool { pool.count > 0 }
+
+    /// The speed in percent that audio started now plays at.
+    public var speedPercent: Int32 { state.speed }
 
     /// Applies a command; it takes effect at the first frame of the next `render`.
     /// Real-time safe.

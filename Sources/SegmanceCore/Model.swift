@@ -53,15 +53,19 @@ public struct Part: Equatable, Sendable {
     /// A loop saved with the part (from the manifest or learned on the device);
     /// it is armed whenever the part is entered.
     public var savedLoop: ABLoop?
+    /// Practice speed in percent (50...150 in steps of 5; 100 = as recorded), from the
+    /// manifest or set on the device; restored whenever the part is entered.
+    public var speed: Int
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
-                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil) {
+                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, speed: Int = 100) {
         self.title = title
         self.audio = audio
         self.range = range
         self.length = length
         self.moves = moves
         self.savedLoop = savedLoop
+        self.speed = Player.clampSpeed(speed)
     }
 
     /// What the audio side needs to play this part.

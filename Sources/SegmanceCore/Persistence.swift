@@ -25,6 +25,8 @@ public enum Persist: Equatable, Sendable {
     case savedLoop(routine: String, part: Int, partTitle: String, loop: ABLoop?)
     /// The performer's settings.
     case settings(Settings)
+    /// A part's practice speed set on the device (percent, 100 = as recorded).
+    case partSpeed(routine: String, part: Int, partTitle: String, speed: Int)
 }
 
 /// What the library holds at boot.

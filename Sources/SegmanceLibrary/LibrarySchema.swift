@@ -7,8 +7,20 @@ enum LibrarySchema {
         migrator.registerMigration("v1: routines, parts, moves, loops, settings, resume") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("partSpeed") { db in
+            try db.execute(sql: partSpeed)
+        }
         return migrator
     }
+
+    /// A part's practice speed set on the device (percent; no row = the part's own speed).
+    /// Its own table, as `savedLoop`: a re-import that keeps the part keeps the row.
+    static let partSpeed = """
+        CREATE TABLE partSpeed (
+            partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
+            speed INTEGER NOT NULL CHECK (speed BETWEEN 50 AND 150)
+        );
+        """
 
     static let v1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

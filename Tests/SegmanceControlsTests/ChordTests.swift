@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func theBoardsAndTheTwinsMapsHaveTheVolumeChord() {
-        #expect(ControlMap.volumeChord == [.play])
+        #expect(ControlMap.volumeChord == [.play, .loop])
         #expect(testMap().chords.isEmpty, "a map made without chords has none")
     }
 }

@@ -70,6 +70,7 @@ import Glibc
         case .clearLoop: "clearLoop"
         case .setNext: "setNext"
         case .setVolume: "setVolume"
+        case .setSpeed: "setSpeed"
         }
     }
 }
