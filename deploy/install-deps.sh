@@ -9,6 +9,7 @@ packages=(
   libgpiod-dev       # GPIO, libgpiod 1.6 (v1 API)
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import
+  librubberband-dev  # time-stretching, pitch kept (speed 50–150 %); GPL-2+: see README "Speed"
   libavformat-dev    # FFmpeg: MP4/M4A/MOV, Matroska/WebM, ASF containers (AAC, ALAC, a video's sound, WMA)
   libavcodec-dev     # FFmpeg: their audio decoders
   libavutil-dev      # FFmpeg: its utilities (errors, channel layouts)

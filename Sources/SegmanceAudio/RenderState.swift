@@ -338,8 +338,9 @@ struct RenderState {
             countdown = CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countdown, index: 0,
                                        start: loop.start)
         } else {
+            let carry = main.speed == speed ? main.overshoot(past: loop.end) : 0
             startCrossfade()
-            main.place(loop.start, speed: speed)
+            main.place(loop.start, speed: speed, phase: carry)
         }
     }
 

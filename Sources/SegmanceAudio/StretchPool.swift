@@ -55,8 +55,10 @@ struct StretchPool: @unchecked Sendable {
     func start(_ i: Int, _ key: StreamKey, clock: Int64) {
         let s = slots + i
         let h = s.pointee.stretcher
-        h.reset()
+        // The ratio before the reset: set after it, R3 glides from the previous stream's
+        // ratio and the samples would depend on what the slot played before.
         h.setTimeRatio(100.0 / Double(key.speed))
+        h.reset()
         s.pointee.key = key
         s.pointee.valid = true
         s.pointee.fed = key.origin &- Int64(h.startPad)

@@ -9,6 +9,9 @@ struct Voice {
     /// The stretched stream's frame 0, and output frames read from it so far.
     var origin: Int64 = 0
     var out: Int64 = 0
+    /// Hundredths of a source frame the stream's grid is ahead of `origin`: what a loop's
+    /// previous pass ran past its end, so passes add up to (B − A)/speed without drift.
+    var phase: Int64 = 0
     /// The stretch slot last found running this voice's stream (a hint; -1 none).
     var slot: Int32 = -1
 
@@ -19,11 +22,20 @@ struct Voice {
     }
 
     /// Plays from source frame `p` at `speed` percent: a new stretched stream unless 100.
-    mutating func place(_ p: Int64, speed: Int32) {
+    mutating func place(_ p: Int64, speed: Int32, phase: Int64 = 0) {
         pos = p
         self.speed = speed
         origin = p
         out = 0
+        self.phase = speed == 100 ? 0 : phase
+    }
+
+    /// Hundredths of a source frame this stretched voice has gone past `end` (it is at or
+    /// past it), or 0 when it is not stretched or went past by a frame or more.
+    func overshoot(past end: Int64) -> Int64 {
+        guard isStretched else { return 0 }
+        let over = out &* Int64(speed) &+ phase &- (end &- origin) &* 100
+        return over >= 0 && over < 100 ? over : 0
     }
 
     var isStretched: Bool { speed != 100 }
@@ -34,7 +46,7 @@ struct Voice {
     @inline(__always)
     mutating func stepStretched() {
         out &+= 1
-        pos = origin &+ out &* Int64(speed) / 100
+        pos = origin &+ (out &* Int64(speed) &+ phase) / 100
     }
 
     /// Output frames until the source position reaches `target` (0 if it has).
@@ -42,7 +54,7 @@ struct Voice {
         guard target > pos else { return 0 }
         guard isStretched else { return target &- pos }
         // The first k with origin + k·speed/100 >= target, less the frames already read.
-        let need = (target &- origin) &* 100
+        let need = (target &- origin) &* 100 &- phase
         let k = (need &+ Int64(speed) &- 1) / Int64(speed)
         return k &- out
     }
