@@ -108,7 +108,7 @@ let package = Package(
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 

@@ -73,8 +73,7 @@ public struct Renderer: ~Copyable {
     var state: RenderState
     private let tickStorage: UnsafeMutablePointer<Float>
     private let reportStorage: UnsafeMutablePointer<RenderReport>
-    private let stretchers: [TimeStretcher]
-    private let pool: StretchPool
+    private let stretch: StretchStorage?
 
     /// Allocates all storage the render path will ever use and synthesizes the clicks.
     /// Lengths in `config` below 1 are taken as 1.
@@ -90,9 +89,10 @@ public struct Renderer: ~Copyable {
                        sampleRate: rate)
         let capacity = max(1, config.reportCapacity)
         reportStorage = .allocate(capacity: capacity)
-        let made = Self.makeStretchers(count: max(0, min(8, config.stretchVoices)), sampleRate: rate)
-        stretchers = made.stretchers
-        pool = made.pool
+        let made = StretchStorage.make(count: max(0, min(8, config.stretchVoices)), sampleRate: rate,
+                                       engine: Self.stretchEngine)
+        stretch = made
+        let pool = made?.pool ?? .empty
         func frames(_ n: Int) -> Int32 { Int32(clamping: max(1, n)) }
         state = RenderState(
             rate: Int64(rate), ramp: frames(config.rampFrames),
@@ -107,58 +107,13 @@ public struct Renderer: ~Copyable {
     deinit {
         tickStorage.deallocate()
         reportStorage.deallocate()
-        if pool.count > 0 {
-            for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
-            pool.slots.deinitialize(count: pool.count)
-            pool.slots.deallocate()
-            pool.scratch.deallocate()
-        }
     }
 
     /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
     public static let stretchEngine = TimeStretcher.Engine.r3Short
 
-    /// Creates the stretchers and their rings, and runs each at both extreme speeds so
-    /// that every buffer it will ever use exists before the render thread calls it. A
-    /// stretcher that cannot be created leaves the renderer at 100 % (`canChangeSpeed`).
-    private static func makeStretchers(count: Int, sampleRate: Int) -> (stretchers: [TimeStretcher], pool: StretchPool) {
-        var made: [TimeStretcher] = []
-        for _ in 0..<count {
-            guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: stretchEngine,
-                                             maxBlock: StretchPool.block) else { return ([], .empty) }
-            made.append(s)
-        }
-        guard !made.isEmpty else { return ([], .empty) }
-        let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: made.count)
-        for (i, s) in made.enumerated() {
-            let ring = UnsafeMutablePointer<Float>.allocate(capacity: Int(StretchPool.ringFrames) * 2)
-            ring.initialize(repeating: 0, count: Int(StretchPool.ringFrames) * 2)
-            (slots + i).initialize(to: StretchSlot(stretcher: s.handle, ring: ring))
-        }
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
-        scratch.initialize(repeating: 0, count: StretchPool.block * 10)
-        let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
-        // Warm-up on a burst of noise, so every path of the stretcher runs.
-        let noiseFrames = StretchPool.block * 8
-        let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
-        defer { noise.deallocate() }
-        var seed: UInt32 = 12_345
-        for j in 0..<(noiseFrames * 2) {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
-        }
-        for i in 0..<made.count {
-            for speed: Int32 in [50, 150, 75] {
-                pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed), clock: 0)
-                _ = pool.frame(i, Int64(noiseFrames / 2))
-            }
-            slots[i].valid = false
-        }
-        return (made, pool)
-    }
-
     /// Whether `setSpeed` can change the speed (the renderer has stretch voices).
-    public var canChangeSpeed: Bool { pool.count > 0 }
+    public var canChangeSpeed: Bool { state.pool.count > 0 }
 
     /// The speed in percent that audio started now plays at.
     public var speedPercent: Int32 { state.speed }

@@ -162,3 +162,62 @@ struct StretchPool: @unchecked Sendable {
         return (s.pointee.ring[at], s.pointee.ring[at &+ 1])
     }
 }
+
+/// Owns the stretchers, the slots, their rings and the scratch of a renderer's pool; frees
+/// them when the renderer goes.
+final class StretchStorage: @unchecked Sendable {
+    let stretchers: [TimeStretcher]
+    let pool: StretchPool
+
+    private init(stretchers: [TimeStretcher], pool: StretchPool) {
+        self.stretchers = stretchers
+        self.pool = pool
+    }
+
+    deinit {
+        for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
+        pool.slots.deinitialize(count: pool.count)
+        pool.slots.deallocate()
+        pool.scratch.deallocate()
+    }
+
+    /// Creates `count` stretchers and their rings, and runs each at both extreme speeds so
+    /// that every buffer it will ever use exists before the render thread calls it. Nil for
+    /// no stretchers, or when one cannot be created (the renderer then stays at 100 %).
+    static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine) -> StretchStorage? {
+        var made: [TimeStretcher] = []
+        for _ in 0..<count {
+            guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
+            else { return nil }
+            made.append(s)
+        }
+        guard !made.isEmpty else { return nil }
+        let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: made.count)
+        for (i, s) in made.enumerated() {
+            let ring = UnsafeMutablePointer<Float>.allocate(capacity: Int(StretchPool.ringFrames) * 2)
+            ring.initialize(repeating: 0, count: Int(StretchPool.ringFrames) * 2)
+            (slots + i).initialize(to: StretchSlot(stretcher: s.handle, ring: ring))
+        }
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
+        scratch.initialize(repeating: 0, count: StretchPool.block * 10)
+        let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
+        // Warm-up on a burst of noise, so every path of the stretcher runs.
+        let noiseFrames = StretchPool.block * 8
+        let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
+        defer { noise.deallocate() }
+        var seed: UInt32 = 12_345
+        for j in 0..<(noiseFrames * 2) {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
+        }
+        for i in 0..<made.count {
+            for speed: Int32 in [50, 150, 75] {
+                pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
+                           clock: 0)
+                _ = pool.frame(i, Int64(noiseFrames / 2))
+            }
+            slots[i].valid = false
+        }
+        return StretchStorage(stretchers: made, pool: pool)
+    }
+}

@@ -4,6 +4,7 @@
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
 //     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
+//     swift run -c release segmance-bench stretch [--check]      Rubber Band R2/R3 beside SoundTouch at 50/75/150 %
 //     … --check                                           exit 1 when a budget is missed
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
@@ -21,6 +22,7 @@ case "prepare": EngineBenchmarks.prepare(directory: option("dir", "/tmp/segmance
 case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
 case "big-stick": BigStickBench.run()
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, prepare, latency, daemon")
+case "stretch": StretchBench.run()
+default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, daemon")
 }
 BenchBudget.finish()
