@@ -109,6 +109,8 @@ let package = Package(
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
             "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
+            // The speed benchmark counts the render thread's heap calls (issue 12).
+            "CMallocCounter",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 

@@ -8,7 +8,8 @@
 //     … --check                                           exit 1 when a budget is missed
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
-// The engine benchmark script calls the subcommands below on a paced ALSA device.
+// The engine benchmark script calls the subcommands below on a paced ALSA device (latency
+// --speed 75 and speed: the 75 % row).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,7 @@ case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
 case "big-stick": BigStickBench.run()
 case "stretch": StretchBench.run()
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, daemon")
+case "speed": SpeedBenchmark.run()
+default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, speed, daemon")
 }
 BenchBudget.finish()
