@@ -85,6 +85,10 @@ extension Library {
                     """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                                      part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b])
                 let partId = db.lastInsertedRowID
+                if part.speed != 100 {
+                    // The manifest's starting speed; the device's changes replace it (Persist.partSpeed).
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed) VALUES (?, ?)", arguments: [partId, part.speed])
+                }
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
                     try db.execute(sql: """

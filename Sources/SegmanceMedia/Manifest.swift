@@ -27,6 +27,8 @@ struct Manifest {
         /// False when `from` or `to` is written but unreadable, or they are reversed: the
         /// part's length is unknown, so its loop and cues are not checked against it.
         var cutKnown: Bool = true
+        /// The practice speed the part starts at, percent (nil: 100).
+        var speed: Int? = nil
     }
 
     /// A problem found in the manifest text.
@@ -41,7 +43,7 @@ struct Manifest {
     var parts: [PartSpec] = []
 
     static let topKeys: Set<String> = ["title", "subtitle", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves"]
+    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves", "speed"]
     static let loopKeys: Set<String> = ["a", "b"]
     static let moveKeys: Set<String> = ["type", "name", "note", "at"]
 
@@ -133,7 +135,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, speed, title, to)")
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -145,6 +147,16 @@ private struct ManifestReader {
         if let from, let to, from >= to {
             issue(toLine, "\(name): 'from' \(format(from)) must be before 'to' \(format(to))")
             cutKnown = false
+        }
+
+        var speed: Int?
+        if let value = table["speed"] {
+            let line = line(table, "speed") ?? header
+            if let percent = value.int, Player.speedRange.contains(percent), percent % Player.speedStep == 0 {
+                speed = percent
+            } else {
+                issue(line, "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(value.int.map(String.init) ?? value.typeName)")
+            }
         }
 
         var loop: ABLoop?
@@ -203,7 +215,7 @@ private struct ManifestReader {
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines, cutKnown: cutKnown)
+                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed)
     }
 
     /// The line `key` was written on.
