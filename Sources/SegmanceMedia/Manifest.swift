@@ -149,15 +149,7 @@ private struct ManifestReader {
             cutKnown = false
         }
 
-        var speed: Int?
-        if let value = table["speed"] {
-            let line = line(table, "speed") ?? header
-            if let percent = value.int, Player.speedRange.contains(percent), percent % Player.speedStep == 0 {
-                speed = percent
-            } else {
-                issue(line, "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(value.int.map(String.init) ?? value.typeName)")
-            }
-        }
+        let speed = readSpeed(table, name: name, header: header)
 
         var loop: ABLoop?
         let loopLine = line(table, "loop") ?? header
@@ -216,6 +208,20 @@ private struct ManifestReader {
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
                                  cueLines: cueLines, cutKnown: cutKnown, speed: speed)
+    }
+
+    /// A part's `speed`: a percent on the grid of `Player.speedRange`, else an issue.
+    private mutating func readSpeed(_ table: TOMLTable, name: String, header: Int) -> Int? {
+        guard let value = table["speed"] else { return nil }
+        let found: String
+        if let percent = value.int {
+            if Player.speedRange.contains(percent) && percent % Player.speedStep == 0 { return percent }
+            found = String(percent)
+        } else {
+            found = value.typeName
+        }
+        issue(line(table, "speed") ?? header, "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(found)")
+        return nil
     }
 
     /// The line `key` was written on.
