@@ -2,7 +2,8 @@
 # The real-time engine's figures beside aplay and MPD on one paced ALSA device:
 # input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
 # edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
-# start -> ready. Takes about 15 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
+# start -> ready; the 75 % row (edge -> sound and CPU at 75 %, a 10-minute run changing
+# speed every 5 s: xruns, heap calls on the render thread). Takes about 28 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
 # segmance/aplay windows; EVENTS=1000 per latency run).
 #
 #     Tests/Benchmarks/engine-bench.sh
