@@ -112,6 +112,19 @@ public struct Renderer: ~Copyable {
     /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
     public static let stretchEngine = TimeStretcher.Engine.r3Short
 
+    /// Output frames a command may need beyond a deep buffer's rewind guard before its
+    /// first chunk is ready: starting a stretched stream (reset, the start pad fed, the start
+    /// delay run through) takes about 1.5 ms here, more than a 128-frame guard leaves. 0 when
+    /// audio started now plays at 100 % and `next` does not change that.
+    public func stretchGuardFrames(before next: RenderCommand?) -> Int {
+        guard state.pool.count > 0 else { return 0 }
+        if case .setSpeed(let p)? = next { return p == 100 && state.speed == 100 ? 0 : Self.stretchStartFrames }
+        return state.speed == 100 ? 0 : Self.stretchStartFrames
+    }
+
+    /// See `stretchGuardFrames`: 16 ms at 48 kHz.
+    public static let stretchStartFrames = 768
+
     /// Whether `setSpeed` can change the speed (the renderer has stretch voices).
     public var canChangeSpeed: Bool { state.pool.count > 0 }
 

@@ -25,6 +25,7 @@ case "daemon": DaemonBenchmark.run()
 case "big-stick": BigStickBench.run()
 case "stretch": StretchBench.run()
 case "speed": SpeedBenchmark.run()
+case "stretch-churn": StretchChurn.run()
 default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, speed, daemon")
 }
 BenchBudget.finish()
