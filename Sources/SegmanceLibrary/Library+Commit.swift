@@ -47,6 +47,7 @@ extension Library {
                 try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
+            var learnedSpeed: [String: Int] = [:]
             var resume: (key: String, position: Int64)?
             let routineId: Int64
             if let old {
@@ -60,6 +61,12 @@ extension Library {
                     let key = keys.next(row["title"])
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
+                }
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT p.id, sp.speed FROM part p JOIN partSpeed sp ON sp.partId = p.id
+                    WHERE p.routineId = ? AND sp.learned = 1
+                    """, arguments: [routineId]) {
+                    if let key = keyOfPart[row["id"]] { learnedSpeed[key] = row["speed"] }
                 }
                 if let row = try Row.fetchOne(db, sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
                                               arguments: [routineId]),
@@ -85,10 +92,6 @@ extension Library {
                     """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                                      part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b])
                 let partId = db.lastInsertedRowID
-                if part.speed != 100 {
-                    // The manifest's starting speed; the device's changes replace it (Persist.partSpeed).
-                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed) VALUES (?, ?)", arguments: [partId, part.speed])
-                }
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
                     try db.execute(sql: """
@@ -97,6 +100,12 @@ extension Library {
                         """, arguments: [partId, m, move.type.name, move.name, move.note, move.cue])
                 }
                 let key = keys.next(part.title)
+                if let speed = learnedSpeed[key] {
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)", arguments: [partId, speed])
+                } else if part.speed != 100 {
+                    // The manifest's starting speed; the device's changes replace it (Persist.partSpeed).
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 0)", arguments: [partId, part.speed])
+                }
                 if let loop = learned[key], (loop.b ?? 0) <= part.length {
                     try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
                                    arguments: [partId, loop.a, loop.b])

@@ -164,7 +164,7 @@ public final class Library: Sendable {
                 guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
                     return false
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed) VALUES (?, ?)",
+                try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
                                arguments: [partId, Player.clampSpeed(speed)])
                 return true
             }

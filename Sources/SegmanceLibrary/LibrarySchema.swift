@@ -13,12 +13,14 @@ enum LibrarySchema {
         return migrator
     }
 
-    /// A part's practice speed set on the device (percent; no row = the part's own speed).
-    /// Its own table, as `savedLoop`: a re-import that keeps the part keeps the row.
+    /// A part's practice speed (percent; no row = 100): the manifest's `speed` (`learned` 0)
+    /// or one set on the device (`learned` 1), which a re-import that keeps the part keeps,
+    /// as it keeps a loop learned on the device.
     static let partSpeed = """
         CREATE TABLE partSpeed (
             partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
-            speed INTEGER NOT NULL CHECK (speed BETWEEN 50 AND 150)
+            speed INTEGER NOT NULL CHECK (speed BETWEEN 50 AND 150),
+            learned INTEGER NOT NULL DEFAULT 1
         );
         """
 

@@ -30,6 +30,22 @@ import Testing
         #expect(parts.map(\.speed) == [60, 100])
         // A part the library does not have: skipped.
         #expect(try !fixture.open().apply(.partSpeed(routine: "Gone", part: 0, partTitle: "x", speed: 80)))
+
+        // Re-imported with a changed manifest: the speeds set on the device stay (the second
+        // part's 100 % too), as a loop learned on the device does.
+        try """
+            subtitle = "Shines, slower"
+            [[part]]
+            file = "1 Intro.wav"
+            speed = 90
+            [[part]]
+            file = "2 Shines.wav"
+            speed = 50
+            """.write(toFile: stick + "/Salsa/routine.toml", atomically: true, encoding: .utf8)
+        let again = try fixture.importStick(stick)
+        #expect(again.summary.replaced == 1, "\(again.events.problems)")
+        parts = try fixture.open().snapshot().routines[0].parts
+        #expect(parts.map(\.speed) == [60, 100])
     }
 
     @Test(arguments: ["77", "200", "\"fast\""])
