@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "SegmanceScreen", dependencies: ["SegmanceCore"]),
         // The render function shared by the real-time thread and the twin, and the audio
         // contract (`AudioEngine`: commands in, reports out) both audio sides implement.
-        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore"]),
+        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore", "RubberBand"]),
 
         // C libraries, each wrapped once.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
@@ -46,12 +46,16 @@ let package = Package(
         // aubio's beat tracker, at import only: its header (types); the library is opened at
         // run time by the Aubio target (dlopen), so nothing links or loads it before an import.
         .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
+        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
+                       providers: [.apt(["librubberband-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         .target(name: "Aubio", dependencies: ["CAubio"]),
+        .target(name: "RubberBand", dependencies: ["CRubberBand"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
         .target(name: "LinuxInput"),
         .systemLibrary(name: "CLinuxI2C"),
@@ -111,7 +115,9 @@ let package = Package(
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
+            // The speed benchmark counts the render thread's heap calls (issue 12).
+            "CMallocCounter",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
 

@@ -18,7 +18,8 @@ public final class Appliance {
         /// Which input line is which control, for `edge(_:)`: none by default (the daemon
         /// and the interactive simulator send events); the twin sets its board's.
         public var controlMap = ControlMap(buttons: [:])
-        public var render = RenderConfig()
+        /// With stretch voices: the speed can change (`RenderCommand.setSpeed`).
+        public var render = RenderConfig(stretchVoices: 3)
         public init() {}
     }
 
@@ -250,7 +251,7 @@ public final class Appliance {
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)
-        case .pause, .stop, .setVolume:
+        case .pause, .stop, .setVolume, .setSpeed:
             break
         }
         audio.send(StampedCommand(resolved, epoch: epoch))

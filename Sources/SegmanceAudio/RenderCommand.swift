@@ -34,6 +34,10 @@ public enum RenderCommand: Equatable, Sendable {
     case setNext(PCMSlice?)
     /// Output gain in percent, 0...100; the gain is (percent/100)², ramped.
     case setVolume(Int32)
+    /// Playback speed in percent of the original tempo, pitch kept: 50...150 (clamped);
+    /// 100 reads the PCM directly. While audio sounds the change is crossfaded like a seek
+    /// at the same source frame. Ignored (100 %) by a renderer with no stretch voices.
+    case setSpeed(Int32)
 }
 
 /// A count-in in beats, as plain data: `beats` counts `beatFrames` output frames apart,
@@ -115,6 +119,8 @@ extension RenderCommand {
             self = .setNext(nil)
         case .setVolume(let percent):
             self = .setVolume(Int32(min(100, max(0, percent))))
+        case .setSpeed(let percent):
+            self = .setSpeed(Int32(min(150, max(50, percent))))
         }
     }
 }

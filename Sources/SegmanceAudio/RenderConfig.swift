@@ -30,13 +30,18 @@ public struct RenderConfig: Equatable, Sendable {
     /// The countdown ticks, and the accented last one.
     public var tick: TickSound
     public var accent: TickSound
+    /// Time-stretchers kept ready for speeds other than 100 % (`RenderCommand.setSpeed`):
+    /// one per voice that can sound at once (the part, a crossfade partner, a fade-out),
+    /// so 3 for the appliance; 0 = speed stays 100 % (no stretcher memory, ~2.3 MB each).
+    public var stretchVoices: Int
 
     /// Defaults for 48 kHz: 5 ms ramps and crossfades, a position report every 100 ms,
     /// a 30 ms 1 kHz tick and a louder 2 kHz accent.
     public init(rampFrames: Int = 240, crossfadeFrames: Int = 240, volumeRampFrames: Int = 240,
                 positionReportInterval: Int = 4800, reportCapacity: Int = 64,
                 tick: TickSound = TickSound(frequency: 1000, amplitude: 0.4, duration: 0.03),
-                accent: TickSound = TickSound(frequency: 2000, amplitude: 0.7, duration: 0.03)) {
+                accent: TickSound = TickSound(frequency: 2000, amplitude: 0.7, duration: 0.03),
+                stretchVoices: Int = 0) {
         self.rampFrames = rampFrames
         self.crossfadeFrames = crossfadeFrames
         self.volumeRampFrames = volumeRampFrames
@@ -44,12 +49,14 @@ public struct RenderConfig: Equatable, Sendable {
         self.reportCapacity = reportCapacity
         self.tick = tick
         self.accent = accent
+        self.stretchVoices = stretchVoices
     }
 
-    /// The defaults scaled to another rate: 5 ms ramps, reports every 100 ms.
+    /// The defaults scaled to another rate: 5 ms ramps, reports every 100 ms, speed change
+    /// on (3 stretch voices).
     public static func standard(sampleRate: Int) -> RenderConfig {
         let ms5 = max(1, sampleRate / 200)
         return RenderConfig(rampFrames: ms5, crossfadeFrames: ms5, volumeRampFrames: ms5,
-                            positionReportInterval: max(1, sampleRate / 10))
+                            positionReportInterval: max(1, sampleRate / 10), stretchVoices: 3)
     }
 }

@@ -6,6 +6,7 @@ extension RenderState {
         var done = 0
         while done < frames {
             processEvents()
+            primeLoopStart()
             let n = runLength(limit: Int64(frames &- done))
             mix(into: out + done &* 2, count: n)
             done &+= n
@@ -20,7 +21,7 @@ extension RenderState {
         var n = limit
         if mode != .idle {
             let stop = loop.active && main.pos < loop.end ? loop.end : main.frames
-            n = Self.least(n, stop &- main.pos)
+            n = Self.least(n, main.outputFrames(until: stop))
             if positionInterval > 0 {
                 n = Self.least(n, positionInterval &- clock % positionInterval)
             }
@@ -46,7 +47,7 @@ extension RenderState {
     mutating func mix(into out: UnsafeMutablePointer<Float>, count: Int) {
         let rampF = Float(ramp)
         let steady = levelStep == 0 && !partnerActive && fadingLevel == 0 && !tick.isActive
-            && fadingTickLevel == 0 && volumeStep >= volumeRamp
+            && fadingTickLevel == 0 && volumeStep >= volumeRamp && !(mode != .idle && main.isStretched)
         if steady {
             if mode != .idle, let base = main.base {
                 // Same expression as the general path, so a frame's value does not
@@ -77,29 +78,31 @@ extension RenderState {
             var l: Float = 0
             var r: Float = 0
             if mode != .idle, let base = main.base {
-                let i = Int(truncatingIfNeeded: main.pos) &* 2
-                l = Float(base[i]) * Voice.scale
-                r = Float(base[i &+ 1]) * Voice.scale
+                if main.isStretched {
+                    (l, r) = mainStretchedFrame()
+                } else {
+                    let i = Int(truncatingIfNeeded: main.pos) &* 2
+                    l = Float(base[i]) * Voice.scale
+                    r = Float(base[i &+ 1]) * Voice.scale
+                }
                 if partnerActive {
-                    let (pl, pr) = partner.frame()
+                    let (pl, pr) = partnerFrame()
                     let w = Float(partnerStep) / crossfadeF
                     l = l * w + pl * (1 - w)
                     r = r * w + pr * (1 - w)
-                    partner.pos &+= 1
                     partnerStep &+= 1
                 }
                 let g = Float(level) / rampF * vol
                 l = l * g
                 r = r * g
-                main.pos &+= 1
+                if main.isStretched { main.stepStretched() } else { main.pos &+= 1 }
                 level &+= levelStep
             }
             if fadingLevel > 0 {
-                let (fl, fr) = fading.frame()
+                let (fl, fr) = fadingFrame()
                 let g = Float(fadingLevel) / rampF * vol
                 l += fl * g
                 r += fr * g
-                fading.pos &+= 1
                 fadingLevel &-= 1
             }
             if tick.isActive, let samples = tick.samples {
@@ -121,5 +124,84 @@ extension RenderState {
             j &+= 1
         }
         clock &+= Int64(count)
+    }
+}
+
+// MARK: Stretched voices
+
+extension RenderState {
+    /// The stretch slots the sounding voices hold, a bit each.
+    func busySlots() -> UInt32 {
+        var bits: UInt32 = 0
+        if mode != .idle && main.isStretched && main.slot >= 0 { bits |= 1 << UInt32(main.slot) }
+        if partnerActive && partner.isStretched && partner.slot >= 0 { bits |= 1 << UInt32(partner.slot) }
+        if fadingLevel > 0 && fading.isStretched && fading.slot >= 0 { bits |= 1 << UInt32(fading.slot) }
+        return bits
+    }
+
+    /// Frame `k` of the stream `key`: from the slot running it, else from a slot where it
+    /// starts now (a stream is a function of its key, so a fresh start makes the same
+    /// samples). Returns the slot as the voice's next hint.
+    func streamFrame(_ key: StreamKey, _ k: Int64, hint: Int32) -> (Int32, Float, Float) {
+        guard pool.count > 0 else { return (-1, 0, 0) }
+        var i = pool.find(key, at: k, hint: hint)
+        if i < 0 {
+            i = pool.free(busy: busySlots())
+            if i < 0 { i = hint >= 0 && Int(hint) < pool.count ? Int(hint) : 0 }
+            pool.start(i, key, clock: clock)
+        }
+        let (l, r) = pool.frame(i, k)
+        return (Int32(i), l, r)
+    }
+
+    /// The main voice's stretched frame (the caller steps it).
+    @inline(__always)
+    mutating func mainStretchedFrame() -> (Float, Float) {
+        let (slot, l, r) = streamFrame(main.key, main.out, hint: main.slot)
+        main.slot = slot
+        return (l, r)
+    }
+
+    /// The crossfade partner's frame, stepped.
+    @inline(__always)
+    mutating func partnerFrame() -> (Float, Float) {
+        guard partner.isStretched else {
+            let f = partner.frame()
+            partner.pos &+= 1
+            return f
+        }
+        let (slot, l, r) = streamFrame(partner.key, partner.out, hint: partner.slot)
+        partner.slot = slot
+        partner.stepStretched()
+        return (l, r)
+    }
+
+    /// The fading voice's frame, stepped.
+    @inline(__always)
+    mutating func fadingFrame() -> (Float, Float) {
+        guard fading.isStretched else {
+            let f = fading.frame()
+            fading.pos &+= 1
+            return f
+        }
+        let (slot, l, r) = streamFrame(fading.key, fading.out, hint: fading.slot)
+        fading.slot = slot
+        fading.stepStretched()
+        return (l, r)
+    }
+
+    /// A seamless loop at a speed other than 100 %: within a quarter second of source
+    /// before the seam, A's stream is started in a free slot, so the wrap crossfades two
+    /// running streams and the stretcher's start-up work is not all done in the seam's period.
+    mutating func primeLoopStart() {
+        guard pool.count > 0, mode == .playing, main.isStretched, loop.active, loop.countdown == 0,
+              loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
+              main.pos < loop.end, loop.end &- main.pos <= rate / 4 else { return }
+        let key = StreamKey(base: main.base, frames: main.frames, origin: loop.start, speed: speed)
+        guard pool.find(key, at: 0, hint: -1) < 0 else { return }
+        let i = pool.free(busy: busySlots())
+        guard i >= 0 else { return }
+        pool.start(i, key, clock: clock)
+        _ = pool.frame(i, 0)
     }
 }

@@ -56,6 +56,8 @@ struct RenderState {
     let accentLength: Int32
     let reports: UnsafeMutablePointer<RenderReport>
     let reportCapacity: Int
+    /// The stretchers for speeds other than 100 % (none: the speed stays 100).
+    let pool: StretchPool
 
     var reportCount = 0
     var droppedReports = 0
@@ -82,6 +84,8 @@ struct RenderState {
 
     var loop = LoopState()
     var next: PCMSlice?
+    /// Percent of the original tempo for audio started from now on (`setSpeed`).
+    var speed: Int32 = 100
 
     var volumeFrom: Float = 1
     var volumeTo: Float = 1
@@ -95,7 +99,7 @@ struct RenderState {
     init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
          tickSound: UnsafePointer<Float>, tickLength: Int32,
          accentSound: UnsafePointer<Float>, accentLength: Int32,
-         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int) {
+         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int, pool: StretchPool = .empty) {
         self.rate = rate
         self.ramp = ramp
         self.crossfade = crossfade
@@ -107,6 +111,7 @@ struct RenderState {
         self.accentLength = accentLength
         self.reports = reports
         self.reportCapacity = reportCapacity
+        self.pool = pool
         self.volumeStep = volumeRamp
     }
 
@@ -138,6 +143,7 @@ struct RenderState {
             cancelCountdown()
             handOffToFading()
             main = Voice(pcm)
+            main.place(0, speed: speed)
             silenceMain()
             loop = LoopState()
             next = nil
@@ -147,7 +153,7 @@ struct RenderState {
             if count > 0 {
                 handOffToFading()
                 silenceMain()
-                main.pos = p
+                main.place(p, speed: speed)
             }
             countdown = CountdownState(active: true, t0: clock, count: max(0, count), index: 0,
                                        start: p, beat: Double(rate))
@@ -156,14 +162,14 @@ struct RenderState {
             let p = clampToPart(from)
             handOffToFading()
             silenceMain()
-            main.pos = p
+            main.place(p, speed: speed)
             countdown = CountdownState(active: true, t0: clock, count: max(0, countIn.beats), index: 0, start: p,
                                        beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
         case .pause:
             if countdown.active {
                 let p = countdown.start
                 cancelCountdown()
-                if mode == .idle { main.pos = p }
+                if mode == .idle { main.place(p, speed: speed) }
             } else {
                 cutTick()
             }
@@ -179,19 +185,19 @@ struct RenderState {
             cancelCountdown()
             handOffToFading()
             silenceMain()
-            main.pos = 0
+            main.place(0, speed: speed)
             loop.pass = 1
         case .seek(let to):
             var p = clampToPart(to)
             if loop.active { p = clamp(p, loop.start, loop.end - 1) }
             if countdown.active {
                 countdown.start = p
-                if mode == .idle { main.pos = p }
+                if mode == .idle { main.place(p, speed: speed) }
             } else if mode != .idle && level > 0 {
                 startCrossfade()
-                main.pos = p
+                main.place(p, speed: speed)
             } else {
-                main.pos = p
+                main.place(p, speed: speed)
             }
         case .setLoop(let start, let end, let count, let pause, let passes, let countIn):
             let s = max(0, start)
@@ -208,6 +214,13 @@ struct RenderState {
             volumeFrom = volume()
             volumeTo = Float(p * p) / 10_000
             volumeStep = 0
+        case .setSpeed(let percent):
+            let p = pool.count == 0 ? 100 : (percent < 50 ? 50 : (percent > 150 ? 150 : percent))
+            guard p != speed else { break }
+            speed = p
+            // The same source frame at the new speed: crossfaded like a seek while sounding.
+            if !countdown.active && mode != .idle && level > 0 { startCrossfade() }
+            main.place(main.pos, speed: speed)
         }
     }
 
@@ -327,7 +340,7 @@ struct RenderState {
             // The last pass: the audio ramps out from the end, the place goes back to A.
             handOffToFading()
             silenceMain()
-            main.pos = loop.start
+            main.place(loop.start, speed: speed)
             loop.pass = 1
             report(.loopFinished)
             return
@@ -337,7 +350,7 @@ struct RenderState {
         if (loop.countdown > 0 || loop.countIn.beats > 0 || loop.pause > 0) && mode == .playing {
             handOffToFading()
             silenceMain()
-            main.pos = loop.start
+            main.place(loop.start, speed: speed)
             countdown = loop.countIn.beats > 0
                 ? CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countIn.beats, index: 0,
                                  start: loop.start, beat: loop.countIn.beatFrames, lead: loop.countIn.lead,
@@ -347,10 +360,13 @@ struct RenderState {
         } else {
             // A loop set after the play head passed its end (B marked where it was heard,
             // the head a buffer ahead) goes on as far past A: a loop of whole beats keeps
-            // the beat across its first seam too.
+            // the beat across its first seam too. A stretched stream at the same speed
+            // carries the fraction of a frame it went past B.
             let over = main.pos &- loop.end
+            let carry = main.speed == speed ? main.overshoot(past: loop.end) : 0
             startCrossfade()
-            main.pos = over > 0 && over < loop.end &- loop.start ? loop.start &+ over : loop.start
+            main.place(over > 0 && over < loop.end &- loop.start ? loop.start &+ over : loop.start,
+                       speed: speed, phase: carry)
         }
     }
 
@@ -361,6 +377,7 @@ struct RenderState {
         }
         if let n = next, n.base != nil, n.frames > 0 {
             main = Voice(n)
+            main.place(0, speed: speed)
             next = nil
             loop = LoopState()
             report(.advanced)
@@ -397,7 +414,7 @@ struct RenderState {
                 level = 0
                 levelStep = 1
             }
-            main.pos = p
+            main.place(p, speed: speed)
             mode = .playing
             report(.started(at: p))
         }

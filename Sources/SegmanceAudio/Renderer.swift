@@ -1,3 +1,4 @@
+import RubberBand
 import SegmanceCore
 
 /// The render function: fills interleaved stereo Float32 output from the active part's
@@ -60,6 +61,15 @@ import SegmanceCore
 /// - While audio advances, `position(p)` is reported at every multiple of
 ///   `config.positionReportInterval` output frames.
 ///
+/// - **setSpeed(p)**, p ≠ 100: audio started from then on (play, seek, a loop's wrap, the
+///   next part) is a stretched stream of the source from that frame at p %, pitch kept:
+///   output frame k of the stream is source frame `origin + k·p/100` (rounded down), so
+///   positions, loop ends, part ends and reports stay in source frames while ticks,
+///   ramps and crossfades stay in output frames. A stream's samples depend only on its
+///   PCM, origin and speed (the stretcher is fed the frames before the origin and its
+///   start delay dropped), so they do not depend on how calls split the timeline or on a
+///   rewind. At 100 % the PCM is read directly, exactly as above.
+///
 /// Reports are stamped with the epoch of the last applied command and with their output
 /// frame, and collect in a fixed buffer that the caller drains after each `render`.
 public struct Renderer: ~Copyable {
@@ -68,6 +78,7 @@ public struct Renderer: ~Copyable {
     var state: RenderState
     private let tickStorage: UnsafeMutablePointer<Float>
     private let reportStorage: UnsafeMutablePointer<RenderReport>
+    private let stretch: StretchStorage?
 
     /// Allocates all storage the render path will ever use and synthesizes the clicks.
     /// Lengths in `config` below 1 are taken as 1.
@@ -83,6 +94,10 @@ public struct Renderer: ~Copyable {
                        sampleRate: rate)
         let capacity = max(1, config.reportCapacity)
         reportStorage = .allocate(capacity: capacity)
+        let made = StretchStorage.make(count: max(0, min(8, config.stretchVoices)), sampleRate: rate,
+                                       engine: Self.stretchEngine)
+        stretch = made
+        let pool = made?.pool ?? .empty
         func frames(_ n: Int) -> Int32 { Int32(clamping: max(1, n)) }
         state = RenderState(
             rate: Int64(rate), ramp: frames(config.rampFrames),
@@ -91,13 +106,35 @@ public struct Renderer: ~Copyable {
             tickSound: UnsafePointer(tickStorage), tickLength: Int32(clamping: tickLength),
             accentSound: UnsafePointer(tickStorage + tickLength),
             accentLength: Int32(clamping: accentLength),
-            reports: reportStorage, reportCapacity: capacity)
+            reports: reportStorage, reportCapacity: capacity, pool: pool)
     }
 
     deinit {
         tickStorage.deallocate()
         reportStorage.deallocate()
     }
+
+    /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
+    public static let stretchEngine = TimeStretcher.Engine.r3Short
+
+    /// Output frames a command may need beyond a deep buffer's rewind guard before its
+    /// first chunk is ready: starting a stretched stream (reset, the start pad fed, the start
+    /// delay run through) takes about 1.5 ms here, more than a 128-frame guard leaves. 0 when
+    /// audio started now plays at 100 % and `next` does not change that.
+    public func stretchGuardFrames(before next: RenderCommand?) -> Int {
+        guard state.pool.count > 0 else { return 0 }
+        if case .setSpeed(let p)? = next { return p == 100 && state.speed == 100 ? 0 : Self.stretchStartFrames }
+        return state.speed == 100 ? 0 : Self.stretchStartFrames
+    }
+
+    /// See `stretchGuardFrames`: 16 ms at 48 kHz.
+    public static let stretchStartFrames = 768
+
+    /// Whether `setSpeed` can change the speed (the renderer has stretch voices).
+    public var canChangeSpeed: Bool { state.pool.count > 0 }
+
+    /// The speed in percent that audio started now plays at.
+    public var speedPercent: Int32 { state.speed }
 
     /// Applies a command; it takes effect at the first frame of the next `render`.
     /// Real-time safe.

@@ -2,12 +2,61 @@
 struct Voice {
     var base: UnsafePointer<Int16>?
     var frames: Int64
+    /// The source frame playing (at a speed other than 100: `origin + out·speed/100`).
     var pos: Int64
+    /// Percent; 100 reads the PCM directly, anything else a stretched stream.
+    var speed: Int32 = 100
+    /// The stretched stream's frame 0, and output frames read from it so far.
+    var origin: Int64 = 0
+    var out: Int64 = 0
+    /// Hundredths of a source frame the stream's grid is ahead of `origin`: what a loop's
+    /// previous pass ran past its end, so passes add up to (B − A)/speed without drift.
+    var phase: Int64 = 0
+    /// The stretch slot last found running this voice's stream (a hint; -1 none).
+    var slot: Int32 = -1
 
     init(_ pcm: PCMSlice, pos: Int64 = 0) {
         base = pcm.base
         frames = pcm.base == nil ? 0 : pcm.frames
         self.pos = pos
+    }
+
+    /// Plays from source frame `p` at `speed` percent: a new stretched stream unless 100.
+    mutating func place(_ p: Int64, speed: Int32, phase: Int64 = 0) {
+        pos = p
+        self.speed = speed
+        origin = p
+        out = 0
+        self.phase = speed == 100 ? 0 : phase
+    }
+
+    /// Hundredths of a source frame this stretched voice has gone past `end` (it is at or
+    /// past it), or 0 when it is not stretched or went past by a frame or more.
+    func overshoot(past end: Int64) -> Int64 {
+        guard isStretched else { return 0 }
+        let over = out &* Int64(speed) &+ phase &- (end &- origin) &* 100
+        return over >= 0 && over < 100 ? over : 0
+    }
+
+    var isStretched: Bool { speed != 100 }
+
+    var key: StreamKey { StreamKey(base: base, frames: frames, origin: origin, speed: speed) }
+
+    /// One output frame further along a stretched stream.
+    @inline(__always)
+    mutating func stepStretched() {
+        out &+= 1
+        pos = origin &+ (out &* Int64(speed) &+ phase) / 100
+    }
+
+    /// Output frames until the source position reaches `target` (0 if it has).
+    func outputFrames(until target: Int64) -> Int64 {
+        guard target > pos else { return 0 }
+        guard isStretched else { return target &- pos }
+        // The first k with origin + k·speed/100 >= target, less the frames already read.
+        let need = (target &- origin) &* 100 &- phase
+        let k = (need &+ Int64(speed) &- 1) / Int64(speed)
+        return k &- out
     }
 
     /// Full scale of Int16: multiplying by this is exact (a power of two), so a sample

@@ -78,6 +78,9 @@ enum EngineBenchmarks {
         let appliance: Appliance
         do { appliance = try Appliance(configuration, audio: engine) } catch { fail("\(error)") }
         appliance.importStick(directory + "/stick")
+        // `--speed N`: the part at N % (issue 12), set as the LOOP + encoder chord sets it.
+        let speed = Int(option("speed", "100")) ?? 100
+        if speed != 100 { appliance.send(.encoderTurnedHolding(.loop, (speed - 100) / Player.speedStep)) }
         startEngine(engine)
         let start = monotonicNanoseconds()
 
@@ -138,6 +141,7 @@ enum EngineBenchmarks {
         func ms(_ us: UInt64) -> String { String(format2: Double(us) / 1000) }
         let period = Double(engine.granted.periodFrames) * 1000 / Double(engine.granted.rate)
         print("latency: \(measured.count) of \(events) input events measured (seek, pause, play) on \(engine.device.name), "
+            + (speed != 100 ? "speed \(speed) % (Rubber Band \(Renderer.stretchEngine.rawValue)), " : "")
             + "period \(engine.granted.periodFrames) frames (\(String(format2: period)) ms) × \(engine.granted.periodCount); "
             + "render thread " + (engine.scheduling?.fifoPriority.map { "SCHED_FIFO \($0)" } ?? "normal priority")
             + (engine.configuration.rewind.map {

@@ -4,11 +4,13 @@
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
 //     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
+//     swift run -c release segmance-bench stretch [--check]      Rubber Band R2/R3 beside SoundTouch at 50/75/150 %
 //     … --check                                           exit 1 when a budget is missed
 //     … --write-figures docs/figures.md                   write this command's figures into the figures file
 //     Tests/Benchmarks/engine-bench.sh                    the real-time engine beside aplay and MPD
 //
-// The engine benchmark script calls the subcommands below on a paced ALSA device.
+// The engine benchmark script calls the subcommands below on a paced ALSA device (latency
+// --speed 75 and speed: the 75 % row).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +32,9 @@ case "prepare": EngineBenchmarks.prepare(directory: option("dir", "/tmp/segmance
 case "latency": EngineBenchmarks.latency()
 case "daemon": DaemonBenchmark.run()
 case "big-stick": BigStickBench.run(); BenchBudget.endSection("segmance-bench big-stick")
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, prepare, latency, daemon")
+case "stretch": StretchBench.run(); BenchBudget.endSection("segmance-bench stretch")
+case "speed": SpeedBenchmark.run(); BenchBudget.endSection("segmance-bench speed")
+case "stretch-churn": StretchChurn.run(); BenchBudget.endSection("segmance-bench stretch-churn")
+default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, speed, daemon")
 }
 BenchBudget.finish()

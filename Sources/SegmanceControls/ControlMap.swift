@@ -29,8 +29,9 @@ public struct ControlMap: Equatable, Sendable {
         self.acceleration = acceleration
     }
 
-    /// The chords of the appliance's default map: PLAY held, encoder turned (the volume).
-    public static let volumeChord: Set<Button> = [.play]
+    /// The chords of the appliance's default map: PLAY held, encoder turned (the volume);
+    /// LOOP held, encoder turned (the speed).
+    public static let volumeChord: Set<Button> = [.play, .loop]
 
     /// What is wrong with this map, one sentence each; empty when it is usable.
     public var problems: [String] {

@@ -73,6 +73,9 @@ public enum AudioCommand: Equatable, Sendable {
     case setNext(PartAudio?)
     /// Output gain in percent, 0...100.
     case setVolume(Int)
+    /// Playback speed in percent of the original tempo, pitch kept (50...150; 100 = as
+    /// recorded). Positions stay in source frames.
+    case setSpeed(Int)
 }
 
 /// What the audio side reports back, stamped with an epoch.

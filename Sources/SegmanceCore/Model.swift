@@ -56,9 +56,13 @@ public struct Part: Equatable, Sendable {
     /// The part's beat (from the manifest, detected at import, or the "1" the performer set);
     /// nil when it has no steady beat.
     public var grid: BeatGrid?
+    /// Practice speed in percent (50...150 in steps of 5; 100 = as recorded), from the
+    /// manifest or set on the device; restored whenever the part is entered.
+    public var speed: Int
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
-                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil) {
+                length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
+                speed: Int = 100) {
         self.title = title
         self.audio = audio
         self.range = range
@@ -66,6 +70,7 @@ public struct Part: Equatable, Sendable {
         self.moves = moves
         self.savedLoop = savedLoop
         self.grid = grid
+        self.speed = Player.clampSpeed(speed)
     }
 
     /// What the audio side needs to play this part.

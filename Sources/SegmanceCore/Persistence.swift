@@ -27,6 +27,8 @@ public enum Persist: Equatable, Sendable {
     case settings(Settings)
     /// The "1" the performer set for a part (its grid, origin `.performer`).
     case grid(routine: String, part: Int, partTitle: String, grid: BeatGrid)
+    /// A part's practice speed set on the device (percent, 100 = as recorded).
+    case partSpeed(routine: String, part: Int, partTitle: String, speed: Int)
 }
 
 /// What the library holds at boot.

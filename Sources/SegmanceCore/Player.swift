@@ -21,6 +21,15 @@ public enum Player {
     /// against 14,400 at one a second — a wear nobody has to think about, while half a minute
     /// is found again with a few turns of the encoder.
     public static let resumeSaveSeconds: Int64 = 30
+    /// Practice speeds: percent of the recorded tempo, in steps of `speedStep`.
+    public static let speedRange = 50...150
+    public static let speedStep = 5
+
+    /// A speed on the grid of `speedRange` and `speedStep` (rounded to the nearest step).
+    public static func clampSpeed(_ percent: Int) -> Int {
+        let stepped = (percent + speedStep / 2).quotientAndRemainder(dividingBy: speedStep).quotient * speedStep
+        return min(max(stepped, speedRange.lowerBound), speedRange.upperBound)
+    }
 
     /// Applies one event to the state and returns what the edges must do.
     public static func reduce(_ state: inout PlayerState, _ event: Event) -> [Effect] {
@@ -114,6 +123,8 @@ public enum Player {
             return []
         case .encoderTurnedHolding(.play, let detents):
             return changeVolume(by: detents, &state)
+        case .encoderTurnedHolding(.loop, let detents) where state.menu == nil:
+            return changeSpeed(by: detents, &state)
         case .encoderTurnedHolding(_, let detents):
             return handle(&state, .encoderTurned(detents))
         case .buttonDoublePressed(let button):
@@ -293,7 +304,7 @@ public enum Player {
         state.loop = part.savedLoop.map(LoopMode.ab) ?? .off
         state.position = loopStart(state)
         let epoch = bumpEpoch(&state)
-        return [.audio(.load(part.playable), epoch: epoch)] + loopEffects(&state)
+        return [.audio(.load(part.playable), epoch: epoch)] + speedEffects(part, &state) + loopEffects(&state)
     }
 
     static func enterRoutine(_ index: Int, _ state: inout PlayerState) -> [Effect] {
@@ -530,11 +541,30 @@ public enum Player {
             state.position = 0
             state.moveCursor = nil
             state.titleShownUntil = state.now + titleDuration
-            return loopEffects(&state) + resumeEffect(state)
+            return speedEffects(part, &state) + loopEffects(&state) + resumeEffect(state)
         }
     }
 
-    // MARK: - Volume, moves, light
+    // MARK: - Speed, volume, moves, light
+
+    /// The part's own speed for the audio side, when it is not the one in force.
+    private static func speedEffects(_ part: Part, _ state: inout PlayerState) -> [Effect] {
+        guard part.speed != state.speedPercent else { return [] }
+        state.speedPercent = part.speed
+        return [.audio(.setSpeed(part.speed), epoch: state.epoch)]
+    }
+
+    /// LOOP held and the encoder turned: the part's speed, a step a detent, kept with the part.
+    private static func changeSpeed(by detents: Int, _ state: inout PlayerState) -> [Effect] {
+        guard let r = state.routineIndex, let part = state.part else { return [] }
+        let speed = clampSpeed(state.speedPercent + detents * speedStep)
+        guard speed != state.speedPercent else { return [] }
+        state.speedPercent = speed
+        state.routines[r].parts[state.partIndex].speed = speed
+        return [.audio(.setSpeed(speed), epoch: state.epoch),
+                .persist(.partSpeed(routine: state.routines[r].title, part: state.partIndex,
+                                    partTitle: part.title, speed: speed))]
+    }
 
     /// PLAY held and the encoder turned: the volume, shown as a bar while it changes.
     private static func changeVolume(by detents: Int, _ state: inout PlayerState) -> [Effect] {

@@ -103,6 +103,9 @@ public struct PlayerState: Equatable, Sendable {
     public var titleShownUntil: Int64?
     /// The move the encoder points at in the moves view; nil follows the cues.
     public var moveCursor: Int?
+    /// The speed the part plays at, in percent of its tempo (100 = as recorded; the
+    /// part's `speed`). Wall-clock durations of musical time scale by 100/speedPercent.
+    public var speedPercent: Int
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
@@ -129,6 +132,7 @@ public struct PlayerState: Equatable, Sendable {
         self.volumeShownUntil = nil
         self.titleShownUntil = nil
         self.moveCursor = nil
+        self.speedPercent = 100
     }
 
     /// The routine in use, if any.

@@ -10,7 +10,7 @@ import SegmanceCore
 public enum RenderWarmUp {
     /// Renders three and a half seconds of a scripted timeline (load, a counted start, playing,
     /// seek, an A–B loop with a counted repeat, volume, pause, play, the next part taking
-    /// over, stop) into scratch buffers, as `configuration` renders. Returns the reports the
+    /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration` renders. Returns the reports the
     /// timeline produced (which also keeps the work from being optimised away).
     @discardableResult
     public static func run(_ configuration: EngineConfiguration) -> [AudioReport.Kind] {
@@ -39,7 +39,7 @@ public enum RenderWarmUp {
             (at(14), .setLoop(start: r / 4, end: r * 35 / 100, countdownBeforeRepeat: 1, pauseFrames: r / 50, passes: 2)),
             (at(26), .clearLoop), (at(26), .setVolume(60)), (at(27), .pause),
             (at(28), .play(from: r / 2, countdown: 0)), (at(28), .setNext(slice.slice(from: 0, length: r / 2))),
-            (at(29), .seek(r * 19 / 10)), (at(32), .stop),
+            (at(29), .seek(r * 19 / 10)), (at(30), .setSpeed(150)), (at(31), .setSpeed(50)), (at(32), .stop),
         ]
         var next = 0
         var reports: [AudioReport.Kind] = []

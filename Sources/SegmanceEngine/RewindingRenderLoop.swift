@@ -17,6 +17,10 @@ import Glibc
 /// after the guard, not after the buffer, and the output is what the renderer makes of
 /// the commands applied at those frames, as with period-by-period writes.
 ///
+/// While audio plays at a speed other than 100 % (or the command sets one), the guard grows by
+/// `Renderer.stretchGuardFrames` (16 ms): starting a stretched stream takes longer than 128
+/// frames leave before the device needs the new chunk.
+///
 /// Reports of frames that may still be rendered again are held back until the device has
 /// played up to the guard before them, so the control side hears of a tick, a loop or a
 /// part's end once and only once; the position published is the one at that point too.
@@ -32,13 +36,16 @@ enum RewindingRenderLoop {
                                    delayFrames: 0)
         // A rewind never goes back to or before the frame of the last command applied.
         var lastApplied = Int64.min
+        // Frames before it were settled (played, or inside the guard then): never rendered again,
+        // also when the guard shrinks (the speed back at 100 %).
+        var settledFloor = Int64.min
         var timeout = 0
         while !c.pointee.stopRequested.load(ordering: .relaxed) {
             guard wait(c, milliseconds: timeout) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
             var pushed = false
 
-            if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied) }
+            if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor) }
 
             // Fill the buffer.
             var room = snd_pcm_avail_update(c.pointee.pcm)
@@ -90,7 +97,9 @@ enum RewindingRenderLoop {
             c.pointee.delayFrames.store(delay, ordering: .relaxed)
 
             // Frames before `settled` are played or inside the guard: never rendered again.
-            let settled = min(clock, clock &- Int64(delay) &+ Int64(c.pointee.rewindGuardFrames))
+            let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFrames(before: nil)
+            let settled = max(settledFloor, min(clock, clock &- Int64(delay) &+ Int64(guardFrames)))
+            settledFloor = settled
             pushed = release(c, before: settled) || pushed
             publishPosition(c, settled: settled)
             if pushed { RenderLoop.wake(c) }
@@ -107,7 +116,7 @@ enum RewindingRenderLoop {
     }
 
     /// Rewinds the device and the renderer as far as the first waiting command allows.
-    static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64) {
+    static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64, settledFloor: Int64) {
         guard let first = c.pointee.commands.peek() else { return }
         let chunk = Int64(c.pointee.periodFrames)
         let clock = c.pointee.renderer.clock
@@ -118,7 +127,9 @@ enum RewindingRenderLoop {
         let rewindable = snd_pcm_rewindable(c.pointee.pcm)
         guard rewindable > 0 else { return }
         // The earliest frame that may change: the one playing now plus the guard.
-        let earliest = clock &- Int64(rewindable) &+ Int64(c.pointee.rewindGuardFrames)
+        // A command that starts a stretched stream needs more time for its first chunk.
+        let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFrames(before: first.command.command)
+        let earliest = max(clock &- Int64(rewindable) &+ Int64(guardFrames), settledFloor)
         var target = (earliest &+ chunk &- 1) / chunk &* chunk
         if lastApplied != Int64.min { target = max(target, lastApplied / chunk &* chunk &+ chunk) }
         if first.frame != QueuedCommand.nextBoundary { target = max(target, first.frame / chunk &* chunk) }

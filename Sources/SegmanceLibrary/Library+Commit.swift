@@ -48,6 +48,7 @@ extension Library {
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
             var learnedOne: [String: Int64] = [:]
+            var learnedSpeed: [String: Int] = [:]
             var resume: (key: String, position: Int64)?
             let routineId: Int64
             if let old {
@@ -63,6 +64,12 @@ extension Library {
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
                     if let one: Int64 = row["savedOne"] { learnedOne[key] = one }
+                }
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT p.id, sp.speed FROM part p JOIN partSpeed sp ON sp.partId = p.id
+                    WHERE p.routineId = ? AND sp.learned = 1
+                    """, arguments: [routineId]) {
+                    if let key = keyOfPart[row["id"]] { learnedSpeed[key] = row["speed"] }
                 }
                 if let row = try Row.fetchOne(db, sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
                                               arguments: [routineId]),
@@ -98,6 +105,12 @@ extension Library {
                         """, arguments: [partId, m, move.type.name, move.name, move.note, move.cue])
                 }
                 let key = keys.next(part.title)
+                if let speed = learnedSpeed[key] {
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)", arguments: [partId, speed])
+                } else if part.speed != 100 {
+                    // The manifest's starting speed; the device's changes replace it (Persist.partSpeed).
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 0)", arguments: [partId, part.speed])
+                }
                 if let loop = learned[key], (loop.b ?? 0) <= part.length {
                     try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
                                    arguments: [partId, loop.a, loop.b])

@@ -169,6 +169,13 @@ public final class Library: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
                                arguments: [partId, loop?.a, loop?.b])
                 return true
+            case .partSpeed(let routine, let part, let title, let speed):
+                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
+                    return false
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
+                               arguments: [partId, Player.clampSpeed(speed)])
+                return true
             }
         }
     }

@@ -10,6 +10,9 @@ enum LibrarySchema {
         migrator.registerMigration("beatGrid") { db in
             try db.execute(sql: beatGrid)
         }
+        migrator.registerMigration("partSpeed") { db in
+            try db.execute(sql: partSpeed)
+        }
         return migrator
     }
 
@@ -23,6 +26,17 @@ enum LibrarySchema {
         CREATE TABLE savedOne (
             partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
             one INTEGER NOT NULL
+        );
+        """
+
+    /// A part's practice speed (percent; no row = 100): the manifest's `speed` (`learned` 0)
+    /// or one set on the device (`learned` 1), which a re-import that keeps the part keeps,
+    /// as it keeps a loop learned on the device.
+    static let partSpeed = """
+        CREATE TABLE partSpeed (
+            partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
+            speed INTEGER NOT NULL CHECK (speed BETWEEN 50 AND 150),
+            learned INTEGER NOT NULL DEFAULT 1
         );
         """
 

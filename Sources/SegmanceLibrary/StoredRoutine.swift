@@ -68,9 +68,9 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
-                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed
             FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
-            LEFT JOIN savedOne o ON o.partId = p.id\(routineFilter)
+            LEFT JOIN savedOne o ON o.partId = p.id LEFT JOIN partSpeed sp ON sp.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
             """) {
             let id: Int64 = row["id"]
@@ -85,7 +85,8 @@ extension Library {
             }
             let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
-                            moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid)
+                            moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
+                            speed: row["speed"] ?? 100)
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(

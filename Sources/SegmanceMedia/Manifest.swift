@@ -29,6 +29,8 @@ struct Manifest {
         /// False when `from` or `to` is written but unreadable, or they are reversed: the
         /// part's length is unknown, so its loop and cues are not checked against it.
         var cutKnown: Bool = true
+        /// The practice speed the part starts at, percent (nil: 100).
+        var speed: Int? = nil
     }
 
     /// A problem found in the manifest text.
@@ -43,7 +45,7 @@ struct Manifest {
     var parts: [PartSpec] = []
 
     static let topKeys: Set<String> = ["title", "subtitle", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves", "tempo", "one"]
+    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves", "tempo", "one", "speed"]
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -137,7 +139,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, tempo, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, speed, tempo, title, to)")
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -150,6 +152,8 @@ private struct ManifestReader {
             issue(toLine, "\(name): 'from' \(format(from)) must be before 'to' \(format(to))")
             cutKnown = false
         }
+
+        let speed = readSpeed(table, name: name, header: header)
 
         var loop: ABLoop?
         let loopLine = line(table, "loop") ?? header
@@ -208,7 +212,21 @@ private struct ManifestReader {
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines, cutKnown: cutKnown)
+                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed)
+    }
+
+    /// A part's `speed`: a percent on the grid of `Player.speedRange`, else an issue.
+    private mutating func readSpeed(_ table: TOMLTable, name: String, header: Int) -> Int? {
+        guard let value = table["speed"] else { return nil }
+        let found: String
+        if let percent = value.int {
+            if Player.speedRange.contains(percent) && percent % Player.speedStep == 0 { return percent }
+            found = String(percent)
+        } else {
+            found = value.typeName
+        }
+        issue(line(table, "speed") ?? header, "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(found)")
+        return nil
     }
 
     /// `tempo = 120` and `one = "0:00.25"`: the part's beat grid. `one` alone is a problem;

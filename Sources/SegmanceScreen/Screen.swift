@@ -42,11 +42,13 @@ public enum Screen {
         guard let routine = state.routine, let part = state.part else { return }
         let top = f.rows >= 4 ? 1 : 0
         let counter = passCounter(state, loop: Glyph.loop.rawValue)
+        let speed = speedBadge(state)
         if f.rows >= 4 {
-            // The routine's title, and the loop's pass at its right end.
-            let width = f.columns - (counter.isEmpty ? 0 : counter.count + 1)
+            // The routine's title, then the speed and the loop's pass at its right end.
+            let badges = (speed.isEmpty ? [] : speed + (counter.isEmpty ? [] : [0x20])) + counter
+            let width = f.columns - (badges.isEmpty ? 0 : badges.count + 1)
             f.scroll(LCDText.bytes(routine.title), width: width, row: 0, now: now)
-            f.put(counter, row: 0, column: f.columns - counter.count)
+            f.put(badges, row: 0, column: f.columns - badges.count)
         }
         // "▶ 2/3 Groove" with the loop markers at the right end.
         let markers = loopMarkers(state.loop)
@@ -78,8 +80,19 @@ public enum Screen {
             f.line(routine.title, row: 1, now: now)
             f.expire(at: until)
         } else {
-            f.put(LCDText.bytes(place.map { "\(position) \($0)" } ?? "\(position)/\(length)"), row: 1)
-            f.put(counter, row: 1, column: f.columns - counter.count)
+            // The clock (with the place in the eights on a part with a beat), then the speed
+            // and the pass counter at the right. When they don't all fit, the clock goes first
+            // (the place in the eights says where the music is), then the speed.
+            let right = (speed.isEmpty ? [] : speed + (counter.isEmpty ? [] : [0x20])) + counter
+            let candidates: [String] = place.map { ["\(position) \($0)", $0] } ?? ["\(position)/\(length)", position]
+            let fits = candidates.first { LCDText.bytes($0).count + (right.isEmpty ? 0 : right.count + 1) <= f.columns }
+            let time = LCDText.bytes(fits ?? candidates[0])
+            f.put(time, row: 1)
+            if fits != nil {
+                f.put(right, row: 1, column: f.columns - right.count)
+            } else {
+                f.put(counter, row: 1, column: f.columns - counter.count)
+            }
         }
     }
 
@@ -91,6 +104,11 @@ public enum Screen {
         let next = grid.frame(ofBeat: Int64(grid.beats(at: state.position).rounded(.down)) + 1)
         f.change(atPosition: next)
         return "E\(place.eight).\(place.beat)"
+    }
+
+    /// "75%" while the part plays at a speed other than 100 %; empty at 100 %.
+    static func speedBadge(_ state: PlayerState) -> [UInt8] {
+        state.speedPercent == 100 ? [] : LCDText.bytes("\(state.speedPercent)%")
     }
 
     /// "⟲2/4" (pass 2 of a loop that stops after 4) or "⟲x3" (pass 3 of an endless loop)

@@ -9,6 +9,7 @@ import SegmanceCore
 ///     21.0  bounce next       # a press with contact bounce
 ///     22.0  double select     # two taps 150 ms apart
 ///     23.0  chord play +3     # PLAY held while the encoder turns 3 detents (the volume)
+///     24.0  speed 75          # the part's speed set to 75 % (as LOOP held + encoder would)
 ///     25.0  stick fixtures/stick-1
 ///     31.0  unstick
 ///     40.0  end
@@ -24,6 +25,9 @@ public struct Scenario: Equatable, Sendable {
         /// The button held while the encoder turns: down, the detents 100 ms later, up
         /// 100 ms after the last.
         case chord(Button, Int)
+        /// The part's speed set to this percent, as with LOOP held and the encoder turned
+        /// (the detents from the speed then to this one).
+        case speed(Int)
         case stick(String)
         case unstick
         case end
@@ -33,8 +37,13 @@ public struct Scenario: Equatable, Sendable {
         /// Nanoseconds from the start.
         public var time: Int64
         public var action: Action
-        /// 1-based line in the scenario text.
+        /// 1-based line in the scenario text (0: added by the command line).
         public var line: Int
+        public init(time: Int64, action: Action, line: Int) {
+            self.time = time
+            self.action = action
+            self.line = line
+        }
     }
 
     public var steps: [Step]
@@ -92,13 +101,18 @@ public struct Scenario: Equatable, Sendable {
                 guard args.count == 2, let n = Int(args[1].hasPrefix("+") ? String(args[1].dropFirst()) : args[1]), n != 0
                 else { throw fail("chord needs a button and a non-zero number of detents, e.g. 'chord play +3'") }
                 action = .chord(b, n)
+            case "speed":
+                guard args.count == 1, let n = Int(args[0].hasSuffix("%") ? String(args[0].dropLast()) : args[0]),
+                      Player.speedRange.contains(n), n % Player.speedStep == 0
+                else { throw fail("speed needs a percent from 50 to 150 in steps of 5, e.g. 'speed 75'") }
+                action = .speed(n)
             case "stick":
                 guard !args.isEmpty else { throw fail("stick needs a folder") }
                 action = .stick(args.joined(separator: " "))
             case "unstick": action = .unstick
             case "end": action = .end
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, stick, unstick, end)")
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, stick, unstick, end)")
             }
             steps.append(Step(time: time, action: action, line: line))
         }

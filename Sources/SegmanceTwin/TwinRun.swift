@@ -59,12 +59,13 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String), unstick }
+        enum Input { case edge(Edge), stick(String), unstick, speed(Int) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
             case .stick(let path): inputs.append((step.time, inputs.count, .stick(path)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
+            case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
             default:
                 for e in board.edges(for: step.action, at: step.time) {
                     inputs.append((e.timestamp, inputs.count, .edge(e)))
@@ -95,6 +96,10 @@ public struct TwinRun {
                 case .unstick:
                     appliance.advance(to: item.time)
                     appliance.removeStick()
+                case .speed(let n):
+                    appliance.advance(to: item.time)
+                    let detents = (n - appliance.state.speedPercent) / Player.speedStep
+                    if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 }
             }
             appliance.advance(to: now)

@@ -44,6 +44,9 @@ struct Sim: ParsableCommand {
     @Option(help: "What loop marks snap to on a part with a beat: beat, eight or off.")
     var snap: LoopSnap = Settings().loopSnap
 
+    @Option(help: "Practice speed at the start, in percent (50 to 150 in steps of 5; pitch kept), as if set with LOOP held and the encoder.")
+    var speed: Int?
+
     @Option(help: "Output rate in Hz.")
     var rate: Int = 48_000
 
@@ -57,6 +60,9 @@ struct Sim: ParsableCommand {
     var periods: Int = 3
 
     func validate() throws {
+        if let speed, !Player.speedRange.contains(speed) || speed % Player.speedStep != 0 {
+            throw ValidationError("--speed must be 50 to 150 in steps of 5")
+        }
         if scenario != nil, wav == nil, frames == nil {
             throw ValidationError("a headless run needs --wav and/or --frames to write its output")
         }
@@ -86,7 +92,8 @@ struct Sim: ParsableCommand {
 
     private func headless(_ path: String) throws {
         let text = try readFile(path)
-        let parsed = try Scenario(parsing: text, file: path)
+        var parsed = try Scenario(parsing: text, file: path)
+        if let speed { parsed.steps.insert(Scenario.Step(time: 0, action: .speed(speed), line: 0), at: 0) }
         var twin = TwinRun(configuration: applianceConfiguration)
         twin.baseDirectory = directory(of: path)
         twin.library = try library.map { try Library(directory: $0, sampleRate: rate) }

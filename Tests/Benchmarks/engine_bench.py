@@ -14,6 +14,7 @@ CHECK = "--check" in sys.argv[3:]                # exit 1 when a figure misses i
 FIGURES = sys.argv[sys.argv.index("--write-figures") + 1] if "--write-figures" in sys.argv else None
 LATENCY_RUNS = int(os.environ.get("LATENCY_RUNS", "3"))  # latency runs per configuration; the median p99 is checked
 SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
+SOAK = os.environ.get("SOAK", "600")            # seconds of the 75 % row's run changing speed every 5 s
 WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
 EVENTS = int(os.environ.get("EVENTS", "1000"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))      # alternating segmance/aplay windows; medians are compared
@@ -326,6 +327,16 @@ def main():
         print(f"  (the median of {LATENCY_RUNS} runs by p99 handed; their p99s: "
               + ", ".join(f"{f['handed_p99_ms']:.2f}" for f, _ in runs) + " ms)")
         print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
+
+    # The 75 % row (issue 12): edge -> sound at 75 % beside the 100 % above, CPU at 75 % beside
+    # 100 %, and a run changing speed every 5 s (xruns, heap calls on the render thread).
+    for args in (["latency", "--events", str(EVENTS), "--speed", "75"],
+                 ["speed", "--steady", str(int(WINDOW)), "--seconds", SOAK, "--every", "5", "--check"]):
+        row = subprocess.run([BENCH, args[0], "--device", DEVICE, "--dir", WORK, *args[1:], *DEEP],
+                             stdout=subprocess.PIPE, stderr=open(f"{WORK}/{args[0]}-75.log", "w"), text=True)
+        print()
+        print(row.stdout.rstrip())
+        print(f"  command: {base} {BENCH} {' '.join(args)} --device {DEVICE} --dir $WORK {' '.join(DEEP)}")
 
     # The jack plugin's thread, in every client, dominates and wanders from window to window:
     # segmance and aplay alternate, and their medians are compared.

@@ -51,8 +51,22 @@ import Testing
         var controls = Controls(map: chordMap())
         #expect(controls.run(detent(at: ms(100))) == [TimedEvent(.encoderTurned(1), at: ms(130))])
         // Other buttons held do not make chords.
-        _ = controls.run([edge(Line.loop, true, ms(500))])
+        _ = controls.run([edge(Line.prev, true, ms(500))])
         #expect(controls.run(detent(at: ms(600))).map(\.event) == [.encoderTurned(1)])
+    }
+
+    /// LOOP held while the encoder turns: the speed chord (issue 12), LOOP's long press (the
+    /// part loop) then comes at its release.
+    @Test func turningWhileLoopIsHeldIsTheSpeedChordAndLoopsLongPressComesAtTheRelease() {
+        var controls = Controls(map: chordMap())
+        var events = controls.run([edge(Line.loop, true, ms(100))])
+        #expect(controls.nextDeadline == nil)
+        events += controls.run(detent(at: ms(300), clockwise: false))
+        events += controls.run([edge(Line.loop, false, ms(900))])
+        #expect(events == [TimedEvent(.encoderTurnedHolding(.loop, -1), at: ms(330))])
+        events = controls.run([edge(Line.loop, true, ms(2000)), .time(ms(2700))])
+        #expect(events.isEmpty, "no long press while LOOP is still down")
+        #expect(controls.run([edge(Line.loop, false, ms(2800))]) == [TimedEvent(.buttonLongPressed(.loop), at: ms(2800))])
     }
 
     @Test func aKeyFromAnInputDeviceChordsToo() {
@@ -63,7 +77,7 @@ import Testing
     }
 
     @Test func theBoardsAndTheTwinsMapsHaveTheVolumeChord() {
-        #expect(ControlMap.volumeChord == [.play])
+        #expect(ControlMap.volumeChord == [.play, .loop])
         #expect(testMap().chords.isEmpty, "a map made without chords has none")
     }
 }

@@ -71,6 +71,7 @@ import Glibc
         case .clearLoop: "clearLoop"
         case .setNext: "setNext"
         case .setVolume: "setVolume"
+        case .setSpeed: "setSpeed"
         }
     }
 }

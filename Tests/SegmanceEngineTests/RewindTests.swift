@@ -34,19 +34,38 @@ struct RewindTests {
     /// control side once each, as offline; nothing is late, nothing underruns, and the
     /// render thread makes no heap call.
     @Test func commandsForFramesAlreadyWrittenAreRewoundAndTheDevicePlaysTheOfflineRender() throws {
-        let run = try PacedRun("rewind", seconds: 20)
-        defer { run.close() }
-        let path = run.tapPath
-        let part = run.part
-
         // Each command with the frames to let pass before it: the loop wraps a few times,
         // the countdown ticks and starts before the loop is cleared.
-        let script: [(RenderCommand, Int64)] = [
+        try Self.rewoundRun("rewind", [
             (.seek(96_000), 12_000), (.setVolume(50), 12_000),
             (.setLoop(start: 100_000, end: 110_000, countdownBeforeRepeat: 0), 12_000), (.setVolume(100), 30_000),
             (.pause, 12_000), (.play(from: 102_000, countdown: 1), 12_000), (.clearLoop, 60_000),
             (.seek(300_000), 12_000), (.stop, 12_000),
-        ]
+        ])
+    }
+
+    /// The same at changing speeds (issue 12): the stretchers' state cannot be rewound, but
+    /// a stream is a function of its PCM, origin and speed and its recent output is kept,
+    /// so a rewound renderer plays what the offline render plays, every sample, with no
+    /// heap call on the render thread at 50, 75 or 150 %.
+    @Test func speedChangesAreRewoundTooAndTheDevicePlaysTheOfflineRender() throws {
+        try Self.rewoundRun("rewind-speed", [
+            (.setSpeed(75), 12_000), (.seek(96_000), 12_000),
+            (.setLoop(start: 100_000, end: 110_000, countdownBeforeRepeat: 0), 12_000), (.setSpeed(50), 30_000),
+            (.setSpeed(150), 20_000), (.pause, 12_000), (.play(from: 102_000, countdown: 1), 12_000),
+            (.clearLoop, 60_000), (.setSpeed(100), 12_000), (.seek(300_000), 12_000), (.setSpeed(55), 12_000),
+            (.stop, 12_000),
+        ])
+    }
+
+    /// Plays `script` on the deep-buffer engine, each command sent for frames already
+    /// written, and compares the device's audio and reports with the offline render.
+    static func rewoundRun(_ name: String, _ script: [(RenderCommand, Int64)]) throws {
+        let run = try PacedRun(name, seconds: 20)
+        defer { run.close() }
+        let path = run.tapPath
+        let part = run.part
+
         var sent = [TimedCommand(StampedCommand(.load(part), epoch: 1), frame: 0),
                     TimedCommand(StampedCommand(.play(from: 0, countdown: 0), epoch: 2), frame: 0)]
         var reports: [AudioReport] = []

@@ -155,4 +155,15 @@ import SegmanceCore
             #expect(off.text == frame.text)
         }
     }
+
+    // MARK: Speed (issue 12)
+
+    @Test func aSpeedOtherThanAHundredShowsOnTheNowPlayingScreen() {
+        let slow = Self.state { $0.speedPercent = 75 }
+        #expect(Screen.render(slow, columns: 16, rows: 2).text == ["▶ 2/3 Groove    ", "0:12/0:32    75%"])
+        #expect(Screen.render(slow, columns: 20, rows: 4).text[0] == "Street Jam       75%")
+        let fast = Self.state { $0.speedPercent = 150 }
+        #expect(Screen.render(fast, columns: 16, rows: 2).text[1] == "0:12/0:32   150%")
+        #expect(Screen.render(Self.state(), columns: 16, rows: 2).text[1] == "0:12/0:32       ")
+    }
 }

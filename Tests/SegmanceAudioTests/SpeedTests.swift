@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import SegmanceCore
+@testable import SegmanceAudio
+
+/// The render side at speeds other than 100 % (issue 12): positions, loop ends and reports
+/// stay in source frames, the stretched audio does not depend on how calls split the
+/// timeline or on a snapshot restored, and a loop's seam is a crossfade of two running
+/// streams with no click.
+@Suite struct SpeedTests {
+    /// A 440 Hz tone at 0.3 of full scale, both channels.
+    static func tone(frames: Int) -> UnsafeMutablePointer<Int16> {
+        let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: frames * 2)
+        for f in 0..<frames {
+            let s = Int16((0.3 * sin(2 * Double.pi * 440 * Double(f) / 48_000) * 32767).rounded())
+            pcm[2 * f] = s
+            pcm[2 * f + 1] = s
+        }
+        return pcm
+    }
+
+    static func stretching(positionInterval: Int = 0) -> Renderer {
+        Renderer(sampleRate: 48_000, config: RenderConfig(positionReportInterval: positionInterval, stretchVoices: 3))
+    }
+
+    /// The loop [A, B) at 75 %: each pass lasts (B − A)/0.75 output frames (to a frame's
+    /// rounding) over ten repeats, and the seam is as smooth as the tone.
+    @Test func aLoopAtSeventyFivePercentLastsItsSourceLengthOverTheSpeedAndItsSeamDoesNotClick() {
+        let frames = 10 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        // B − A is not a whole number of the tone's cycles: the seam joins different phases.
+        let a: Int64 = 48_000, b: Int64 = 48_000 + 96_037
+        let take = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                            Cue(0, .play(from: a, countdown: 0)),
+                            Cue(0, .setLoop(start: a, end: b, countdownBeforeRepeat: 0))],
+                       frames: 11 * 128_050 + 4_000)
+        let wraps = take.frames { $0 == .looped }
+        #expect(wraps.count >= 10)
+        let period = Double(b - a) * 100 / 75
+        for (x, y) in zip(wraps, wraps.dropFirst()) {
+            #expect(abs(Double(y - x) - period) <= 1, "pass of \(y - x) frames, expected \(period)")
+        }
+        // Over ten repeats: no drift beyond one frame.
+        #expect(abs(Double(wraps[10] - wraps[0]) - 10 * period) <= 1)
+        // The largest step between samples at each seam against the largest in the steady tone.
+        func steepest(_ range: Range<Int64>) -> Float {
+            var m: Float = 0
+            for f in range.lowerBound + 1..<range.upperBound { m = max(m, abs(take.left(f) - take.left(f - 1))) }
+            return m
+        }
+        let steady = steepest(wraps[0] + 20_000..<wraps[0] + 60_000)
+        #expect(steady > 0.01 && steady < 0.03, "steady steps \(steady)")
+        for w in wraps.prefix(10) {
+            let seam = steepest(w - 480..<w + 480)
+            #expect(seam <= steady * 1.5, "seam at \(w): step \(seam) against \(steady)")
+        }
+    }
+
+    /// Position reports at 75 % are source frames: 0.75 of the output frames between them.
+    @Test func positionsAreSourceFrames() {
+        let frames = 4 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching(positionInterval: 4_800)
+        let take = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                            Cue(0, .play(from: 1_000, countdown: 0))], frames: 48_000)
+        let positions = take.reports.compactMap { if case .position(let p) = $0.report.kind { p } else { nil } }
+        #expect(positions.count >= 8)
+        for (x, y) in zip(positions, positions.dropFirst()) { #expect(y - x == 3_600) }
+        let position = r.position
+        #expect(position == 1_000 + 48_000 * 3 / 4)
+    }
+
+    /// A part at 150 % ends at its source end: `partEnded` after (length − start)/1.5 frames.
+    @Test func aPartAtOneHundredFiftyPercentEndsAtItsSourceEnd() {
+        let frames = 3 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        let take = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(150)),
+                            Cue(0, .play(from: 0, countdown: 0))], frames: 110_000)
+        #expect(take.frames { $0 == .partEnded } == [96_000])
+    }
+
+    /// The same timeline in calls of 128, 97 and 1000 frames: the same output, sample for sample.
+    @Test func theOutputDoesNotDependOnHowCallsSplitTheTimeline() {
+        let frames = 6 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        let cues = [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                    Cue(0, .play(from: 0, countdown: 0)), Cue(20_000, .seek(100_000)), Cue(40_000, .setSpeed(130)),
+                    Cue(60_000, .setLoop(start: 110_000, end: 150_000, countdownBeforeRepeat: 0)),
+                    Cue(90_000, .setSpeed(50)), Cue(150_000, .pause), Cue(160_000, .play(from: 5_000, countdown: 0))]
+        var takes: [Take] = []
+        for period in [128, 97, 1_000] {
+            var r = Self.stretching()
+            takes.append(run(&r, cues, frames: 200_000, period: period))
+        }
+        #expect(takes[0].out == takes[1].out)
+        #expect(takes[0].out == takes[2].out)
+        #expect(takes[0].out.contains { $0 != 0 })
+    }
+
+    /// A snapshot restored renders again what it rendered: exactly while the stream's output
+    /// is still in its slot's ring (the deep buffer's rewinds), and within -80 dB when every
+    /// slot has moved on to other streams since (seeks, speed changes) and the stream is made
+    /// again from its key: a reset Rubber Band R3 stretcher is not bit-for-bit the fresh one.
+    @Test func aRestoredSnapshotRendersTheSameAtSpeedEvenAfterTheStretchersMovedOn() {
+        let frames = 6 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        _ = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                     Cue(0, .play(from: 0, countdown: 0))], frames: 30_000)
+        let snapshot = r.snapshot()
+        let first = run(&r, frames: 6_000)
+        // Within the ring: re-read.
+        r.restore(snapshot)
+        #expect(run(&r, frames: 6_000).out == first.out)
+        // After other streams took every slot: made again.
+        _ = run(&r, [Cue(0, .seek(150_000)), Cue(2_000, .setSpeed(140)), Cue(4_000, .seek(40_000)),
+                     Cue(6_000, .setSpeed(60)), Cue(8_000, .seek(200_000))], frames: 40_000)
+        r.restore(snapshot)
+        let again = run(&r, frames: 6_000).out
+        let largest = zip(again, first.out).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(largest < 1e-4, "largest difference \(largest)")
+    }
+
+    /// Without stretch voices the speed stays 100 %: the PCM as it is.
+    @Test func aRendererWithoutStretchVoicesIgnoresTheSpeed() {
+        let pcm = TestPCM(frames: 20_000)
+        defer { pcm.free() }
+        var r = makeRenderer()
+        let can = r.canChangeSpeed
+        #expect(!can)
+        let take = run(&r, [Cue(0, .load(pcm.slice)), Cue(0, .setSpeed(75)), Cue(0, .play(from: 0, countdown: 0))],
+                       frames: 2_000)
+        let speed = r.speedPercent
+        #expect(speed == 100)
+        #expect(take.firstMismatch(240..<2_000) { (pcm.a($0), pcm.a($0, 1)) } == nil)
+    }
+}
