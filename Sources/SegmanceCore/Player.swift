@@ -624,9 +624,8 @@ public enum Player {
         source * 100 / Double(speedPercent(state))
     }
 
-    /// The playback speed in percent (100 = as recorded). This branch plays at 100 % only;
-    /// the speed setting (issue 12) is read here when it lands.
-    static func speedPercent(_ state: PlayerState) -> Int { 100 }
+    /// The playback speed in percent (100 = as recorded): the part's speed as set.
+    static func speedPercent(_ state: PlayerState) -> Int { max(1, state.speedPercent) }
 
     /// Where a loop mark at `position` goes: the nearest beat or "1" (per `loopSnap`) on a
     /// part with a beat grid, inside the part; `position` itself otherwise.
