@@ -6,6 +6,7 @@ extension RenderState {
         var done = 0
         while done < frames {
             processEvents()
+            noteSpan()
             let n = runLength(limit: Int64(frames &- done))
             mix(into: out + done &* 2, count: n)
             done &+= n

@@ -49,6 +49,14 @@ struct RenderState {
     let accentLength: Int32
     let reports: UnsafeMutablePointer<RenderReport>
     let reportCapacity: Int
+    /// The play history, a ring: entry `i` at `history[i % historyCapacity]`.
+    let history: UnsafeMutablePointer<PlayedSpan>
+    let historyCapacity: Int
+    /// Entries written since creation (restored with a snapshot: a rewind forgets the
+    /// entries of the frames it renders again, and writes them anew).
+    var historyCount = 0
+    /// Parts since creation: one more at each load and each advance (`PlayedSpan.part`).
+    var part: UInt32 = 0
 
     var reportCount = 0
     var droppedReports = 0
@@ -88,7 +96,8 @@ struct RenderState {
     init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
          tickSound: UnsafePointer<Float>, tickLength: Int32,
          accentSound: UnsafePointer<Float>, accentLength: Int32,
-         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int) {
+         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int,
+         history: UnsafeMutablePointer<PlayedSpan>, historyCapacity: Int) {
         self.rate = rate
         self.ramp = ramp
         self.crossfade = crossfade
@@ -100,6 +109,8 @@ struct RenderState {
         self.accentLength = accentLength
         self.reports = reports
         self.reportCapacity = reportCapacity
+        self.history = history
+        self.historyCapacity = historyCapacity
         self.volumeStep = volumeRamp
     }
 
@@ -108,6 +119,19 @@ struct RenderState {
     var isSounding: Bool {
         mode != .idle || fadingLevel > 0 || tick.isActive || fadingTickLevel > 0
             || countdown.active
+    }
+
+    // MARK: Play history
+
+    /// Starts a history entry at `clock` unless the previous one already describes it.
+    @inline(__always)
+    mutating func noteSpan() {
+        let advancing = mode != .idle && main.base != nil
+        let span = PlayedSpan(outputFrame: clock, sourceFrame: main.pos, rate: advancing ? 1 : 0,
+                              epoch: epoch, part: part)
+        if historyCount > 0 && history[(historyCount &- 1) % historyCapacity].isContinued(by: span) { return }
+        history[historyCount % historyCapacity] = span
+        historyCount &+= 1
     }
 
     // MARK: Reports
@@ -131,6 +155,7 @@ struct RenderState {
             cancelCountdown()
             handOffToFading()
             main = Voice(pcm)
+            part &+= 1
             silenceMain()
             loop = LoopState()
             next = nil
@@ -337,6 +362,7 @@ struct RenderState {
         }
         if let n = next, n.base != nil, n.frames > 0 {
             main = Voice(n)
+            part &+= 1
             next = nil
             loop = LoopState()
             report(.advanced)
