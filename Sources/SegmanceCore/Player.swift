@@ -26,6 +26,8 @@ public enum Player {
     public static func reduce(_ state: inout PlayerState, _ event: Event) -> [Effect] {
         if isControl(event) { noteControl(&state) }
         let effects = handle(&state, event)
+        // A heard frame belongs to the one control it came with.
+        if isControl(event) { state.heard = nil }
         // Whatever wrote the resume point (a pause, a part change, the periodic write)
         // starts the count of unsaved audio again.
         if effects.contains(where: { if case .persist(.resume) = $0 { true } else { false } }) {
@@ -67,6 +69,13 @@ public enum Player {
             return []
         case .notice(let notice):
             enqueue(notice, &state)
+            return []
+        case .heard(let frame):
+            // Playing, "here" is what was heard; otherwise nothing sounded, and the place
+            // is the core's own (where a pause settled, a seek while paused went).
+            if case .playing = state.transport, let part = state.part {
+                state.heard = min(max(frame, 0), max(0, part.length - 1))
+            }
             return []
         case .shuttingDown:
             return shutDown(&state)
@@ -157,7 +166,7 @@ public enum Player {
         case .play:
             return togglePlay(&state)
         case .prev:
-            if state.position > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
+            if here(state) > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
                 return restartPart(&state)
             }
             return enterPart(state.partIndex - 1, &state)
@@ -370,19 +379,24 @@ public enum Player {
 
     // MARK: - Loops
 
+    /// Where a control that acts "here" acts: the frame heard at its instant, else the
+    /// position last known.
+    static func here(_ state: PlayerState) -> FramePosition { state.heard ?? state.position }
+
     private static func markLoop(_ part: Part, _ state: inout PlayerState) -> [Effect] {
+        let here = here(state)
         switch state.loop {
         case .off, .part:
             let wasPart = state.loop == .part
-            state.loop = .markedA(state.position)
+            state.loop = .markedA(here)
             return wasPart ? loopEffects(&state) : []
         case .markedA(let a):
             let minimum = minimumLoopMilliseconds * state.sampleRate / 1000
-            guard state.position >= a + minimum else {
-                hint(state.position < a ? "B must follow A" : "Loop too short", &state)
+            guard here >= a + minimum else {
+                hint(here < a ? "B must follow A" : "Loop too short", &state)
                 return []
             }
-            let loop = ABLoop(a: a, b: min(state.position, part.length))
+            let loop = ABLoop(a: a, b: min(here, part.length))
             state.loop = .ab(loop)
             return loopEffects(&state) + setSavedLoop(loop, &state)
         case .ab:
@@ -441,8 +455,10 @@ public enum Player {
             high = loop.b - 1
         }
         let step = Int64(detents) * seekSecondsPerDetent * state.sampleRate
-        let target = min(max(state.position + step, low), high)
-        guard target != state.position else { return [] }
+        // Relative to what was heard at the detent.
+        let from = here(state)
+        let target = min(max(from + step, low), high)
+        guard target != from else { return [] }
         state.position = target
         switch state.transport {
         case .playing, .countingDown:
