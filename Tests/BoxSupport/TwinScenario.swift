@@ -17,6 +17,28 @@ public struct ControlRecord: Equatable, Sendable {
         self.transport = transport
     }
 
+    /// The controls of a daemon's log, in order. A control that acts where the music was
+    /// heard (LOOP, PREV, a turn) takes the frame of the `control edge:` line after it
+    /// ("… heard part 1 frame 95000"), the frame it acted at; others keep the position the
+    /// reducer saw.
+    public static func records(fromLog lines: [String]) -> [ControlRecord] {
+        var records: [ControlRecord] = []
+        for line in lines {
+            if let record = ControlRecord(logLine: line) {
+                records.append(record)
+            } else if let edge = line.firstRange(of: "control edge: "), let last = records.last,
+                      let heard = line.firstRange(of: " heard part "),
+                      let frameMark = line[heard.upperBound...].firstRange(of: " frame "),
+                      line[edge.upperBound...].hasPrefix(last.action + " at "),
+                      last.action == "press loop" || last.action == "press prev"
+                          || (last.action.hasPrefix("turn ") && !last.action.hasSuffix(" holding play")),
+                      let frame = Int64(line[frameMark.upperBound...]) {
+                records[records.count - 1].frame = frame
+            }
+        }
+        return records
+    }
+
     /// Parses a daemon log line; nil for other lines.
     public init?(logLine: String) {
         guard let marker = logLine.firstRange(of: "control: ") else { return nil }
@@ -113,6 +135,8 @@ public struct TwinScenario: Sendable {
         for record in records {
             let frame: Int64
             var command = true
+            var pressAtFrame = false
+            var loopFrom: Int64?
             switch record.action {
             case "press play" where record.transport == "stopped" || record.transport == "paused":
                 let earliest = previous + startGapFrames
@@ -123,13 +147,15 @@ public struct TwinScenario: Sendable {
                 frame = try boundary(for: record)
                 anchor = nil
             case "press loop" where playing(record) && markA == nil && !loopOn:
+                // A mark is the frame heard as the button went down: the press goes there.
                 frame = try boundary(for: record)
                 markA = record.frame
                 command = false
+                pressAtFrame = true
             case "press loop" where playing(record) && markA != nil:
                 frame = try boundary(for: record)
-                // B is where the music is: the loop wraps to A at once.
-                anchor = (frame, markA!)
+                pressAtFrame = true
+                loopFrom = markA!
                 markA = nil
                 loopOn = true
             case "press next" where playing(record):
@@ -156,6 +182,22 @@ public struct TwinScenario: Sendable {
                 if chord { lines.append("\(Self.seconds(first))  press play") }
                 lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
                 if chord { lines.append("\(Self.seconds(release + pressNanoseconds))  release play") }
+            } else if pressAtFrame {
+                // Down at the frame the mark takes; recognised at the release, whose period
+                // boundary is where its command applies.
+                let button = record.action.split(separator: " ").last!
+                let press = frame * 1_000_000_000 / rate
+                guard press > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+                let up = press + pressNanoseconds
+                lines.append("\(Self.seconds(press))  press \(button)")
+                lines.append("\(Self.seconds(up))  release \(button)")
+                let recognised = ((up * rate + 999_999_999) / 1_000_000_000 + periodFrames - 1) / periodFrames * periodFrames
+                // B is behind the play head by then: the loop wraps to A at once.
+                if let a = loopFrom { anchor = (recognised, a) }
+                controls.append(frame)
+                if command { commands.append(recognised) }
+                previous = recognised
+                continue
             } else {
                 let button = record.action.split(separator: " ").last!
                 let press = release - pressNanoseconds
