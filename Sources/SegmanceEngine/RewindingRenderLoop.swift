@@ -22,7 +22,8 @@ import Glibc
 /// part's end once and only once; the position published is the one at that point too.
 ///
 /// The same rules as `RenderLoop`: nothing here allocates, locks, logs, touches the disk
-/// or retains an object.
+/// or retains an object. One ALSA call more than the refill needs: `snd_pcm_delay` as it
+/// wakes for room (a few times a second), for the device's clock (`heard(at:)`).
 enum RewindingRenderLoop {
     static func run(_ c: UnsafeMutablePointer<RenderContext>) {
         if let probe = c.pointee.probe { probe.begin() }
@@ -37,6 +38,15 @@ enum RewindingRenderLoop {
         while !c.pointee.stopRequested.load(ordering: .relaxed) {
             guard wait(c, milliseconds: timeout, room: &roomWake) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
+            if roomWake {
+                // The device's clock, read the moment its pointer woke the thread: after the
+                // refill it would be stale by the refill's time (a pointer that moves a
+                // period at a time does not move during it).
+                var delay: snd_pcm_sframes_t = 0
+                if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
+                    c.pointee.noteDeviceClock(written: c.pointee.renderer.clock, delay: delay, fresh: true)
+                }
+            }
             var pushed = false
 
             if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied) }
@@ -90,7 +100,7 @@ enum RewindingRenderLoop {
             if snd_pcm_delay(c.pointee.pcm, &delay) < 0 {
                 delay = 0
             } else {
-                c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: roomWake)
+                c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: false)
             }
             c.pointee.delayFrames.store(delay, ordering: .relaxed)
             c.pointee.publishHistory()

@@ -212,6 +212,13 @@ def main():
         print()
         print(latency.stdout.rstrip())
         print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
+    # A mark against the frame sounding at the event's time (issue 13): its own small rows.
+    for label, options in (("deep buffer", DEEP), ("128x3", PERIODIC)):
+        marks = subprocess.run([BENCH, "marks", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS), *options],
+                               stdout=subprocess.PIPE, stderr=open(f"{WORK}/marks.log", "w"), text=True, check=True)
+        print()
+        print(marks.stdout.rstrip())
+        print(f"  command: {base} {BENCH} marks --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
 
     # The jack plugin's thread, in every client, dominates and wanders from window to window:
     # segmance and aplay alternate, and their medians are compared.
