@@ -16,9 +16,10 @@ import Glibc
 /// again (each a rewind with the deep buffer). `--events` events are stamped with the
 /// monotonic clock 5–20 ms apart (a poll's timeout); each is resolved at once with
 /// `RealtimeAudioEngine.heard(at:)`, and the position last read is taken with it. The
-/// truth: the frame at the device's output at the event's time, by the device's reading
-/// nearest to it (its delay read just after its pointer moved, projected at the rate),
-/// and the source frame the tap's file says that output frame played.
+/// truth: the frames the device's output may have been at at the event's time, by its
+/// readings before and after it (its delay read just after its pointer moved; it plays at
+/// most at the rate, less when it stalls), and the source frames the tap's file says those
+/// output frames played.
 enum MarkBenchmark {
     static let rate = 48_000
 
@@ -93,12 +94,15 @@ enum MarkBenchmark {
         let source = capturedSourceFrames(tap, format: engine.granted.format)
         unlink(tap)
         let sorted = readings.sorted { $0.key < $1.key }
-        func sounding(_ time: Int64) -> Int64? {
-            guard !sorted.isEmpty else { return nil }
-            let after = sorted.firstIndex { $0.key > time } ?? sorted.count - 1
-            var nearest = sorted[after]
-            if after > 0, abs(sorted[after - 1].key - time) < abs(nearest.key - time) { nearest = sorted[after - 1] }
-            return nearest.value + (time - nearest.key) * Int64(rate) / 1_000_000_000
+        // Between the readings r1 before T and r2 after it the frame at T lies in
+        // [max(f1, f2 - (t2 - T)·rate), min(f1 + (T - t1)·rate, f2)]: the device consumes at
+        // most `rate` frames a second, less when it stalls, never goes back.
+        func sounding(_ time: Int64) -> ClosedRange<Int64>? {
+            guard let after = sorted.firstIndex(where: { $0.key > time }), after > 0 else { return nil }
+            let (t1, f1) = sorted[after - 1], (t2, f2) = sorted[after]
+            let lo = max(f1, f2 - (t2 - time) * Int64(rate) / 1_000_000_000)
+            let hi = min(f1 + (time - t1) * Int64(rate) / 1_000_000_000, f2)
+            return min(lo, hi)...max(lo, hi)
         }
         func played(_ k: Int64) -> Int? {
             let k = Int(k)
@@ -111,7 +115,12 @@ enum MarkBenchmark {
         var unclear = 0
         var unresolved = 0
         for mark in marks {
-            guard let frame = sounding(mark.time), let truth = played(frame) else {
+            guard let span = sounding(mark.time) else {
+                unclear += 1
+                continue
+            }
+            let truths = span.compactMap(played)
+            guard !truths.isEmpty else {
                 unclear += 1
                 continue
             }
@@ -119,9 +128,12 @@ enum MarkBenchmark {
                 unresolved += 1
                 continue
             }
-            // In microseconds of audio.
-            heardError.record(UInt64(abs(Int(heard) - truth)) * 1_000_000 / UInt64(rate))
-            readError.record(UInt64(abs(Int(mark.read) - truth)) * 1_000_000 / UInt64(rate))
+            // Against the nearest frame the device may have been at; in microseconds of audio.
+            func error(_ frame: Int64) -> UInt64 {
+                UInt64(truths.map { abs(Int(frame) - $0) }.min()!) * 1_000_000 / UInt64(rate)
+            }
+            heardError.record(error(heard))
+            readError.record(error(mark.read))
         }
         func ms(_ us: UInt64) -> String { String(format2: Double(us) / 1000) }
         let scheduling = engine.configuration.rewind.map {

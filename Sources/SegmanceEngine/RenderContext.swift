@@ -334,9 +334,11 @@ extension RenderContext {
         }
     }
 
-    /// Control side: the output frame at the DAC at CLOCK_MONOTONIC `time` (ns), from the
-    /// newest reading of the device at or before `time` (the oldest kept, for a time before
-    /// them all); nil before the first reading.
+    /// Control side: the output frame at the DAC at CLOCK_MONOTONIC `time` (ns): projected
+    /// at the rate from the newest reading of the device at or before `time` (the oldest
+    /// kept, for a time before them all), and no further than the next reading says the
+    /// device had got by then — a device that stalled in between (a late cycle, a starved
+    /// server) played less than the rate says. Nil before the first reading.
     func outputFrame(at time: Int64) -> Int64? {
         while true {
             let s1 = anchorSequence.load(ordering: .acquiring)
@@ -344,12 +346,15 @@ extension RenderContext {
             let n = anchorCount.load(ordering: .relaxed)
             var t: Int64 = 0
             var f: Int64 = 0
+            // The frame of the reading after the one used, if there is one.
+            var later: Int64?
             var i = n - 1
             while i >= max(0, n - Self.anchorCapacity) {
                 let w = (i % Self.anchorCapacity) * 2
                 t = anchorWord(w).load(ordering: .relaxed)
                 f = anchorWord(w + 1).load(ordering: .relaxed)
                 if t <= time { break }
+                later = f
                 i -= 1
             }
             atomicMemoryFence(ordering: .acquiring)
@@ -358,7 +363,9 @@ extension RenderContext {
             let elapsed = (time - t) * sampleRate
             // Rounded down, also before the reading.
             let frames = elapsed >= 0 ? elapsed / 1_000_000_000 : -((-elapsed + 999_999_999) / 1_000_000_000)
-            return f + frames
+            let projected = f + frames
+            if t <= time, let later, later < projected { return max(f, later) }
+            return projected
         }
     }
 }

@@ -12,12 +12,12 @@ import Glibc
 /// both schedulings, while the loop wraps, seeks jump, a part is loaded and the deep
 /// buffer rewinds for each of them.
 ///
-/// The truth is the buffer math, not the wall clock: the device consumes `rate` frames a
-/// second, so the frame at its output at time T lies on one straight line over the whole
-/// run, placed by its best reading (the delay read right after its pointer moved: the
-/// highest of all); the tap's file says which source frame each output frame played (the
-/// counting part encodes its frame index in its samples). Events are stamped up to 60 ms in
-/// the past, as the kernel stamps an edge that the control loop reads later.
+/// The truth is the buffer math, not the wall clock: the device's readings (its delay read
+/// just after its pointer moved, "output frame f was at the DAC at t") bound where its
+/// output was at any time between them, since it plays at most `rate` frames a second and
+/// never goes back; the tap's file says which source frame each output frame played (the
+/// counting part encodes its frame index in its samples). Events are stamped up to 60 ms
+/// in the past, as the kernel stamps an edge that the control loop reads later.
 // jackd2 is a test dependency (deploy/install-deps.sh); without it there is no paced PCM.
 @Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
 struct MarkTests {
@@ -98,20 +98,20 @@ struct MarkTests {
             let s = source(k)
             return source(k - 1) == s - 1 && source(k + 1) == s + 1 ? s : nil
         }
-        // The device's account of its clock: each reading, "output frame f was at the DAC at
-        // t", taken just after its pointer moved. It consumes `rate` frames a second between
-        // readings, but not in one straight line over the run: a stalled server (the dummy
-        // backend does not catch up a late cycle) moves it. The frame sounding at T is
-        // placed by the reading nearest to T, before or after it — one the engine may not
-        // have had when it placed a mark (a later one), so a move of the line between the
-        // event and the reading before it counts against the engine.
+        // The device's account of its clock: its readings, "output frame f was at the DAC at
+        // t", each taken just after its pointer moved, are all that says where it was. It
+        // consumes at most `rate` frames a second, less when it stalls (the dummy backend
+        // does not catch up a late cycle), never goes back: between the readings r1 before
+        // T and r2 after it, the frame at T lies in [max(f1, f2 - (t2 - T)·rate),
+        // min(f1 + (T - t1)·rate, f2)]. A mark is judged against the nearest frame of that
+        // span (exact when the device kept time; the span is the stall otherwise).
         let sorted = readings.sorted { $0.key < $1.key }
-        func sounding(_ time: Int64) -> Int64? {
-            guard !sorted.isEmpty else { return nil }
-            let after = sorted.firstIndex { $0.key > time } ?? sorted.count - 1
-            var nearest = sorted[after]
-            if after > 0, abs(sorted[after - 1].key - time) < abs(nearest.key - time) { nearest = sorted[after - 1] }
-            return nearest.value + Int64((Double(time - nearest.key) * 48_000 / 1e9).rounded(.down))
+        func sounding(_ time: Int64) -> ClosedRange<Int64>? {
+            guard let after = sorted.firstIndex(where: { $0.key > time }), after > 0 else { return nil }
+            let (t1, f1) = sorted[after - 1], (t2, f2) = sorted[after]
+            let lo = max(f1, f2 - (t2 - time) * 48_000 / 1_000_000_000)
+            let hi = min(f1 + (time - t1) * 48_000 / 1_000_000_000, f2)
+            return min(lo, hi)...max(lo, hi)
         }
 
         var errors: [Int] = []
@@ -127,11 +127,16 @@ struct MarkTests {
             // The history: the source frame the engine's own output frame played.
             if let truth = played(output), truth != Int(heard.sourceFrame) { historyWrong += 1 }
             // The whole mark: against the source frame at the device's line.
-            guard let frame = sounding(mark.time), let truth = played(frame) else {
+            guard let span = sounding(mark.time) else {
                 unclear += 1
                 continue
             }
-            errors.append(abs(Int(heard.sourceFrame) - truth))
+            let truths = span.compactMap(played)
+            guard !truths.isEmpty else {
+                unclear += 1
+                continue
+            }
+            errors.append(truths.map { abs(Int(heard.sourceFrame) - $0) }.min()!)
         }
         errors.sort()
         let p50 = errors[errors.count / 2], p99 = errors[(errors.count * 99) / 100], worst = errors.last ?? 0
