@@ -135,13 +135,13 @@ public final class Appliance {
     /// Before a control event that acted at `instant`: while audio plays, the core learns
     /// the source frame that was sounding then (`Event.heard`), from the audio side's clock
     /// and play history — if that frame is of the part the core is on. Returns the frame
-    /// sent, nil when none was.
+    /// the core took (clamped to the part), nil when none.
     @discardableResult
     public func hear(_ event: Event, at instant: Int64) -> FramePosition? {
         guard Self.isControl(event), case .playing = state.transport, let heard = audio.heard(at: instant),
               heard.part == partsStarted else { return nil }
         send(.heard(heard.sourceFrame))
-        return state.position
+        return state.heard
     }
 
     static func isControl(_ event: Event) -> Bool {
