@@ -316,16 +316,18 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// What was sounding at the DAC at CLOCK_MONOTONIC `time` (ns; an input edge's kernel
     /// timestamp): the device's clock (its delay, read with the time it was read, right
     /// after each write) gives the output frame there, the render side's play history the
-    /// source frame that frame played. Nil before the device has been read or when the
-    /// frame lies before the history kept (seconds of steady play; more when nothing breaks
-    /// the flow). Lock-free; the render thread publishes both under seqlocks.
+    /// source frame that frame played. Nil for a time before the device's readings kept
+    /// (seconds), a frame not handed to the device yet, or one before the history kept.
+    /// Lock-free; the render thread publishes both under seqlocks.
     public func heard(at time: Int64) -> HeardFrame? {
-        guard let frame = context.pointee.outputFrame(at: time) else { return nil }
+        // A frame not handed to the device yet cannot have sounded (a time ahead of now,
+        // or on another clock).
+        guard let frame = context.pointee.outputFrame(at: time), frame < framesHanded else { return nil }
         return context.pointee.heard(atOutput: frame)
     }
 
     /// The output frame at the DAC at CLOCK_MONOTONIC `time` (ns), from the device's clock;
-    /// nil before the device has been read.
+    /// nil for a time before its readings kept.
     public func outputFrame(at time: Int64) -> Int64? { context.pointee.outputFrame(at: time) }
 
     /// The device's recent readings, oldest first: output frame `frame` was at the DAC at

@@ -108,7 +108,9 @@ struct RenderContext: ~Copyable {
     /// the reading in force at its time, so one read late does not move across a jump
     /// of the device's clock (an xrun, a stalled server).
     let anchorWords: UnsafeMutablePointer<UnsafeAtomic<Int64>.Storage>
-    static let anchorCapacity = 64
+    /// Period by period, 2.7 s of readings at 128 frames; a press held half a second is
+    /// still placed by the reading of its down edge.
+    static let anchorCapacity = 1_024
     let anchorSequence: UnsafeAtomic<Int>
     let anchorCount: UnsafeAtomic<Int>
     /// The thread's copy of the anchor last published.
@@ -335,10 +337,9 @@ extension RenderContext {
     }
 
     /// Control side: the output frame at the DAC at CLOCK_MONOTONIC `time` (ns): projected
-    /// at the rate from the newest reading of the device at or before `time` (the oldest
-    /// kept, for a time before them all), and no further than the next reading says the
+    /// at the rate from the newest reading of the device at or before `time`, and no further than the next reading says the
     /// device had got by then — a device that stalled in between (a late cycle, a starved
-    /// server) played less than the rate says. Nil before the first reading.
+    /// server) played less than the rate says. Nil for a time before the readings kept.
     func outputFrame(at time: Int64) -> Int64? {
         while true {
             let s1 = anchorSequence.load(ordering: .acquiring)
@@ -359,12 +360,14 @@ extension RenderContext {
             }
             atomicMemoryFence(ordering: .acquiring)
             guard anchorSequence.load(ordering: .relaxed) == s1 else { continue }
-            guard n > 0 else { return nil }
+            // Before every reading kept (or on another clock: an evdev device left on
+            // CLOCK_REALTIME): not placed.
+            guard n > 0, t <= time else { return nil }
             let elapsed = (time - t) * sampleRate
             // Rounded down, also before the reading.
             let frames = elapsed >= 0 ? elapsed / 1_000_000_000 : -((-elapsed + 999_999_999) / 1_000_000_000)
             let projected = f + frames
-            if t <= time, let later, later < projected { return max(f, later) }
+            if let later, later < projected { return max(f, later) }
             return projected
         }
     }
