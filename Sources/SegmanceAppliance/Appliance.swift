@@ -39,6 +39,9 @@ public final class Appliance {
     private let residency: PlaybackResidency
     /// The stick most recently inserted (the twin's `unstick` removes it).
     private var lastStick: String?
+    /// Parts the render side has been given (loads sent) or moved to (advances reported):
+    /// its `PlayedSpan.part` for the part the core is on, once both have caught up.
+    private var partsStarted: UInt32 = 0
     /// A temporary library made for this appliance, deleted with it.
     private let temporaryLibrary: TemporaryDirectory?
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
@@ -104,19 +107,49 @@ public final class Appliance {
 
     /// A raw input edge from a line of the board.
     public func edge(_ edge: Edge) {
-        for event in controls.advance(to: edge.timestamp) { send(event) }
-        for event in controls.handle(edge) { send(event) }
+        deliver(controls.process(.time(edge.timestamp)))
+        deliver(controls.process(.edge(edge)))
     }
 
     /// An event straight from a key (the terminal, an evdev device with kernel debounce).
     public func key(_ button: Button, pressed: Bool, at time: Int64) {
-        for event in controls.keyChanged(button, pressed: pressed, timestamp: time) { send(event) }
+        deliver(controls.process(.key(button, pressed: pressed, timestamp: time)))
     }
 
     /// Moves the monotonic clock: pending gestures resolve, notices expire.
     public func advance(to now: Int64) {
-        for event in controls.advance(to: now) { send(event) }
+        deliver(controls.process(.time(now)))
         send(.clock(now))
+    }
+
+    private func deliver(_ timed: [TimedEvent]) {
+        for t in timed { control(t.event, at: controls.instant(of: t)) }
+    }
+
+    /// A control event that acted at `instant` (in the inputs' time base: the edge's
+    /// kernel timestamp, the twin's virtual time): `hear`, then the event.
+    public func control(_ event: Event, at instant: Int64) {
+        hear(event, at: instant)
+        send(event)
+    }
+
+    /// Before a control event that acted at `instant`: while audio plays, the core learns
+    /// the source frame that was sounding then (`Event.heard`), from the audio side's clock
+    /// and play history — if that frame is of the part the core is on. Returns the frame
+    /// the core took (clamped to the part), nil when none.
+    @discardableResult
+    public func hear(_ event: Event, at instant: Int64) -> FramePosition? {
+        guard Self.isControl(event), case .playing = state.transport, let heard = audio.heard(at: instant),
+              heard.part == partsStarted else { return nil }
+        send(.heard(heard.sourceFrame))
+        return state.heard
+    }
+
+    static func isControl(_ event: Event) -> Bool {
+        switch event {
+        case .buttonPressed, .buttonLongPressed, .buttonDoublePressed, .encoderTurned, .encoderTurnedHolding: true
+        default: false
+        }
     }
 
     /// Feeds what the audio side reported, and where it is, to the core; the resident
@@ -124,7 +157,10 @@ public final class Appliance {
     public func pollAudio() {
         // Reports are taken out first: handling one may send the audio side new commands.
         for report in audio.takeReports() {
-            if report.kind == .advanced { residency.nextTookOver() }
+            if report.kind == .advanced {
+                residency.nextTookOver()
+                partsStarted &+= 1
+            }
             send(.audio(report))
         }
         // The audio side's position is the truth while it runs; stopped or paused, the
@@ -254,6 +290,7 @@ public final class Appliance {
         case .pause, .stop, .setVolume, .setSpeed:
             break
         }
+        if case .load = resolved { partsStarted &+= 1 }
         audio.send(StampedCommand(resolved, epoch: epoch))
     }
 }

@@ -10,4 +10,8 @@ public protocol AudioEngine: AnyObject {
     func takeReports() -> [AudioReport]
     /// Where playback is (part-relative frames) and the epoch of the last applied command.
     var position: (frame: Int64, epoch: UInt32) { get }
+    /// What was sounding at the output at `time` (the time base of the input events: the
+    /// monotonic clock on a board, virtual time in the twin), from the play history; nil
+    /// when the audio side cannot say.
+    func heard(at time: Int64) -> HeardFrame?
 }

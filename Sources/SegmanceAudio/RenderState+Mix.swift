@@ -7,6 +7,7 @@ extension RenderState {
         while done < frames {
             processEvents()
             primeLoopStart()
+            noteSpan()
             let n = runLength(limit: Int64(frames &- done))
             mix(into: out + done &* 2, count: n)
             done &+= n

@@ -58,6 +58,14 @@ struct RenderState {
     let reportCapacity: Int
     /// The stretchers for speeds other than 100 % (none: the speed stays 100).
     let pool: StretchPool
+    /// The play history, a ring: entry `i` at `history[i % historyCapacity]`.
+    let history: UnsafeMutablePointer<PlayedSpan>
+    let historyCapacity: Int
+    /// Entries written since creation (restored with a snapshot: a rewind forgets the
+    /// entries of the frames it renders again, and writes them anew).
+    var historyCount = 0
+    /// Parts since creation: one more at each load and each advance (`PlayedSpan.part`).
+    var part: UInt32 = 0
 
     var reportCount = 0
     var droppedReports = 0
@@ -99,7 +107,8 @@ struct RenderState {
     init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
          tickSound: UnsafePointer<Float>, tickLength: Int32,
          accentSound: UnsafePointer<Float>, accentLength: Int32,
-         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int, pool: StretchPool = .empty) {
+         reports: UnsafeMutablePointer<RenderReport>, reportCapacity: Int,
+         history: UnsafeMutablePointer<PlayedSpan>, historyCapacity: Int, pool: StretchPool = .empty) {
         self.rate = rate
         self.ramp = ramp
         self.crossfade = crossfade
@@ -112,6 +121,8 @@ struct RenderState {
         self.reports = reports
         self.reportCapacity = reportCapacity
         self.pool = pool
+        self.history = history
+        self.historyCapacity = historyCapacity
         self.volumeStep = volumeRamp
     }
 
@@ -120,6 +131,19 @@ struct RenderState {
     var isSounding: Bool {
         mode != .idle || fadingLevel > 0 || tick.isActive || fadingTickLevel > 0
             || countdown.active
+    }
+
+    // MARK: Play history
+
+    /// Starts a history entry at `clock` unless the previous one already describes it.
+    @inline(__always)
+    mutating func noteSpan() {
+        let advancing = mode != .idle && main.base != nil
+        let span = PlayedSpan(outputFrame: clock, sourceFrame: main.pos, rate: advancing ? 1 : 0,
+                              epoch: epoch, part: part)
+        if historyCount > 0 && history[(historyCount &- 1) % historyCapacity].isContinued(by: span) { return }
+        history[historyCount % historyCapacity] = span
+        historyCount &+= 1
     }
 
     // MARK: Reports
@@ -144,6 +168,7 @@ struct RenderState {
             handOffToFading()
             main = Voice(pcm)
             main.place(0, speed: speed)
+            part &+= 1
             silenceMain()
             loop = LoopState()
             next = nil
@@ -378,6 +403,7 @@ struct RenderState {
         if let n = next, n.base != nil, n.frames > 0 {
             main = Voice(n)
             main.place(0, speed: speed)
+            part &+= 1
             next = nil
             loop = LoopState()
             report(.advanced)

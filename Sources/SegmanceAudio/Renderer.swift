@@ -69,6 +69,10 @@ import SegmanceCore
 ///   PCM, origin and speed (the stretcher is fed the frames before the origin and its
 ///   start delay dropped), so they do not depend on how calls split the timeline or on a
 ///   rewind. At 100 % the PCM is read directly, exactly as above.
+/// **Play history.** Which source frame each output frame played is kept as a short
+/// history of `PlayedSpan`s, an entry wherever the mapping breaks (a start, a wrap, a
+/// seek, a pause settling, a part change, a command), so a control's "here" can be the
+/// frame the performer heard rather than the one being rendered (`heard(atOutput:)`).
 ///
 /// Reports are stamped with the epoch of the last applied command and with their output
 /// frame, and collect in a fixed buffer that the caller drains after each `render`.
@@ -79,6 +83,11 @@ public struct Renderer: ~Copyable {
     private let tickStorage: UnsafeMutablePointer<Float>
     private let reportStorage: UnsafeMutablePointer<RenderReport>
     private let stretch: StretchStorage?
+    private let historyStorage: UnsafeMutablePointer<PlayedSpan>
+
+    /// Entries of the play history kept (`playedSpan(at:)`): one per discontinuity, so
+    /// far more than the frames of a device buffer ever produce.
+    public static let historyCapacity = 256
 
     /// Allocates all storage the render path will ever use and synthesizes the clicks.
     /// Lengths in `config` below 1 are taken as 1.
@@ -98,6 +107,9 @@ public struct Renderer: ~Copyable {
                                        engine: Self.stretchEngine)
         stretch = made
         let pool = made?.pool ?? .empty
+        historyStorage = .allocate(capacity: Self.historyCapacity)
+        historyStorage.initialize(repeating: PlayedSpan(outputFrame: 0, sourceFrame: 0, rate: 0, epoch: 0, part: 0),
+                                  count: Self.historyCapacity)
         func frames(_ n: Int) -> Int32 { Int32(clamping: max(1, n)) }
         state = RenderState(
             rate: Int64(rate), ramp: frames(config.rampFrames),
@@ -106,12 +118,14 @@ public struct Renderer: ~Copyable {
             tickSound: UnsafePointer(tickStorage), tickLength: Int32(clamping: tickLength),
             accentSound: UnsafePointer(tickStorage + tickLength),
             accentLength: Int32(clamping: accentLength),
-            reports: reportStorage, reportCapacity: capacity, pool: pool)
+            reports: reportStorage, reportCapacity: capacity,
+            history: historyStorage, historyCapacity: Self.historyCapacity, pool: pool)
     }
 
     deinit {
         tickStorage.deallocate()
         reportStorage.deallocate()
+        historyStorage.deallocate()
     }
 
     /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
@@ -166,6 +180,28 @@ public struct Renderer: ~Copyable {
 
     /// Whether a countdown with ticks is pending.
     public var isCountingDown: Bool { state.countdown.active && state.countdown.count > 0 }
+
+    // MARK: Play history
+
+    /// Entries of the play history written since creation (a restore goes back to the
+    /// count of its snapshot). The newest `Renderer.historyCapacity` are kept.
+    public var historyCount: Int { state.historyCount }
+
+    /// History entry `index` (`historyCount - historyCapacity ..< historyCount`, from 0).
+    /// Real-time safe.
+    public func playedSpan(at index: Int) -> PlayedSpan {
+        precondition(index >= 0 && index < state.historyCount && index >= state.historyCount - Self.historyCapacity)
+        return state.history[index % Self.historyCapacity]
+    }
+
+    /// What output frame `frame` (already rendered) played, from the history; nil when it
+    /// lies before the oldest entry kept.
+    public func heard(atOutput frame: Int64) -> HeardFrame? {
+        let history = state.history
+        return PlayedSpan.heard(atOutput: frame, count: state.historyCount, capacity: Self.historyCapacity) {
+            history[$0 % Self.historyCapacity]
+        }
+    }
 
     // MARK: Reports
 

@@ -24,6 +24,9 @@ public struct Controls: Sendable {
     private var accelerator: Accelerator
     /// The latest time seen.
     public private(set) var now: Int64 = .min
+    /// When each button last went down (debounced: the accepted edge's own timestamp), in
+    /// `Button.allCases` order; `.min` before its first press.
+    private var pressedAt: [Int64] = Array(repeating: .min, count: Button.allCases.count)
 
     /// - Parameter levels: the lines' logical levels at start, if the driver read them;
     ///   a button already held at start reports nothing until it is released and pressed again.
@@ -84,6 +87,20 @@ public struct Controls: Sendable {
         return all.min()
     }
 
+    /// The instant a control event acted: for a button's press, long press or double
+    /// press, when the button (last) went down — the moment the performer pressed, which
+    /// may be long before the release that recognised it; for the encoder, its detent.
+    /// Call it for the events just returned, before the next input.
+    public func instant(of event: TimedEvent) -> Int64 {
+        switch event.event {
+        case .buttonPressed(let b), .buttonLongPressed(let b), .buttonDoublePressed(let b):
+            let down = pressedAt[index(of: b)]
+            return down == .min || down > event.timestamp ? event.timestamp : down
+        default:
+            return event.timestamp
+        }
+    }
+
     /// Whether `button` is down (debounced).
     public func isPressed(_ button: Button) -> Bool {
         gestures[index(of: button)].isPressed
@@ -99,6 +116,7 @@ public struct Controls: Sendable {
             events += lineChanged(edge.line, active: edge.active, at: time)
         case .key(let button, let pressed, _):
             let i = index(of: button)
+            if pressed && !gestures[i].isPressed { pressedAt[i] = time }
             events += pressed ? gestures[i].press(at: time) : gestures[i].release(at: time)
         case .relative(let detents, _):
             events += turned(detents, at: time)
@@ -156,7 +174,10 @@ public struct Controls: Sendable {
 
     private mutating func apply(_ change: Debouncer.Change, to button: Button) -> [TimedEvent] {
         let i = index(of: button)
-        if change.level { return gestures[i].press(at: change.timestamp) }
+        if change.level {
+            if !gestures[i].isPressed { pressedAt[i] = change.timestamp }
+            return gestures[i].press(at: change.timestamp)
+        }
         // A release that settled at the end of the press's own debounce interval means
         // the contact was closed for less than that interval: a spike, not a press.
         return change.settled ? gestures[i].discardPress(at: change.timestamp)

@@ -15,6 +15,12 @@ public enum Event: Equatable, Sendable {
     /// Encoder detents turned while a button was held down (a chord: PLAY held and the
     /// encoder turned is the volume). The held button reports no press of its own.
     case encoderTurnedHolding(Button, Int)
+    /// What was sounding at the output at the instant of the control event that follows
+    /// (the edge's kernel timestamp): a source frame of the current part. The edges send it
+    /// before a control while audio plays, so a mark, a seek or PREV acts where the
+    /// performer heard the music, not where the render side has got to (up to a device
+    /// buffer ahead, a loop's seam or a seek away).
+    case heard(FramePosition)
     /// The monotonic clock, in nanoseconds. Expires messages, drives the marquee.
     case clock(Int64)
     /// A report from the audio side.

@@ -35,6 +35,8 @@ public enum Player {
     public static func reduce(_ state: inout PlayerState, _ event: Event) -> [Effect] {
         if isControl(event) { noteControl(&state) }
         let effects = handle(&state, event)
+        // A heard frame belongs to the one control it came with.
+        if isControl(event) { state.heard = nil }
         // Whatever wrote the resume point (a pause, a part change, the periodic write)
         // starts the count of unsaved audio again.
         if effects.contains(where: { if case .persist(.resume) = $0 { true } else { false } }) {
@@ -76,6 +78,13 @@ public enum Player {
             return []
         case .notice(let notice):
             enqueue(notice, &state)
+            return []
+        case .heard(let frame):
+            // Playing, "here" is what was heard; otherwise nothing sounded, and the place
+            // is the core's own (where a pause settled, a seek while paused went).
+            if case .playing = state.transport, let part = state.part {
+                state.heard = min(max(frame, 0), max(0, part.length - 1))
+            }
             return []
         case .shuttingDown:
             return shutDown(&state)
@@ -168,7 +177,7 @@ public enum Player {
         case .play:
             return togglePlay(&state)
         case .prev:
-            if state.position > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
+            if here(state) > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
                 return restartPart(&state)
             }
             return enterPart(state.partIndex - 1, &state)
@@ -389,15 +398,20 @@ public enum Player {
 
     // MARK: - Loops
 
+    /// Where a control that acts "here" acts: the frame heard at its instant, else the
+    /// position last known.
+    static func here(_ state: PlayerState) -> FramePosition { state.heard ?? state.position }
+
     private static func markLoop(_ part: Part, _ state: inout PlayerState) -> [Effect] {
+        let here = here(state)
         switch state.loop {
         case .off, .part:
             let wasPart = state.loop == .part
-            state.loop = .markedA(snapped(state.position, state))
+            state.loop = .markedA(snapped(here, state))
             return wasPart ? loopEffects(&state) : []
         case .markedA(let a):
             let minimum = minimumLoopMilliseconds * state.sampleRate / 1000
-            let b = snapped(state.position, state)
+            let b = snapped(here, state)
             guard b >= a + minimum else {
                 hint(b < a ? "B must follow A" : "Loop too short", &state)
                 return []
@@ -462,17 +476,19 @@ public enum Player {
             low = loop.a
             high = loop.b - 1
         }
+        // Relative to what was heard at the detent.
+        let from = here(state)
         let target: FramePosition
         if let grid = part.grid, state.settings.turnBy != .seconds {
             // By beats or eights: to the beat (or "1") that many away from the nearest.
             let every: Int64 = state.settings.turnBy == .eights ? BeatGrid.beatsPerEight : 1
-            let beat = grid.nearestBeat(to: state.position, every: every) + Int64(detents) * every
+            let beat = grid.nearestBeat(to: from, every: every) + Int64(detents) * every
             target = min(max(grid.frame(ofBeat: beat), low), high)
         } else {
             let step = Int64(detents) * seekSecondsPerDetent * state.sampleRate
-            target = min(max(state.position + step, low), high)
+            target = min(max(from + step, low), high)
         }
-        guard target != state.position else { return [] }
+        guard target != from else { return [] }
         state.position = target
         switch state.transport {
         case .playing, .countingDown:

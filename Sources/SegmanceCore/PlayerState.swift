@@ -71,6 +71,10 @@ public struct PlayerState: Equatable, Sendable {
     public var partIndex: Int
     public var transport: Transport
     /// Part-relative frame of playback (the engine's, as last reported).
+    /// The source frame that was sounding at the instant of the control being handled
+    /// (`Event.heard`): where a mark, a seek or PREV's "back to the start" act. Cleared
+    /// after each control; nil when nothing was playing or the edges could not say.
+    public var heard: FramePosition?
     public var position: FramePosition
     public var loop: LoopMode
     public var settings: Settings

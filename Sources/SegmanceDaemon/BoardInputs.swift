@@ -129,6 +129,11 @@ public final class BoardInputs {
     /// Lets pending gestures resolve at `now`.
     public func advance(to now: Int64) -> [Event] { inputs.advance(to: now) }
 
+    /// The instant (CLOCK_MONOTONIC ns: the kernel timestamp of the press's edge, of the
+    /// detent) of each event the last call that read inputs returned, in order
+    /// (`DriverInputs.lastInstants`); fewer when the call made events from several reads.
+    public var lastInstants: [Int64] { inputs.lastInstants }
+
     private func apply(_ changes: [InputDeviceChange], now: Int64) -> [Event] {
         var events: [Event] = []
         for change in changes {

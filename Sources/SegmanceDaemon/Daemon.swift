@@ -165,7 +165,7 @@ public final class Daemon {
         try display.start()
         var now = environment.clock()
         appliance.send(.clock(now - clockOrigin))
-        dispatch(inputs.start(now: now))
+        dispatch(inputs.start(now: now), instants: [])
         // Sticks already mounted when the daemon starts are offered like new ones.
         appliance.mountsChanged(try mounts.changes())
         if let refusals { appliance.sticksRefused(refusals.changes()) }
@@ -229,10 +229,12 @@ public final class Daemon {
                     appliance.pollImport()
                     if wasImporting && appliance.state.importing == nil { importRanCode = true }
                 case .input(let source):
-                    dispatch(inputs.read(source, now: now))
+                    let events = inputs.read(source, now: now)
+                    dispatch(events, instants: inputs.lastInstants)
                 }
             }
-            dispatch(inputs.advance(to: now))
+            let due = inputs.advance(to: now)
+            dispatch(due, instants: inputs.lastInstants)
             for line in audio.takeLog() { log(line) }
             giveBackImportCode()
             show()
@@ -275,13 +277,32 @@ public final class Daemon {
         return list
     }
 
-    private func dispatch(_ events: [Event]) {
-        for event in events {
+    /// `instants`: when each event acted (the edge's kernel timestamp), if known for all.
+    private func dispatch(_ events: [Event], instants: [Int64]) {
+        for (i, event) in events.enumerated() {
             // Where the music was when the control acted: the place an A or B mark, a seek
             // or a part change takes effect, for the journal (and the system tests' twin).
             if let line = Self.controlLine(event, appliance.state) { log(line) }
+            guard instants.count == events.count else {
+                appliance.send(event)
+                continue
+            }
+            let heard = appliance.hear(event, at: instants[i])
+            if let line = Self.edgeLine(event, instant: instants[i], heard: heard, appliance.state) { log(line) }
             appliance.send(event)
         }
+    }
+
+    /// "control edge: press loop at 12345678901234 ns heard part 1 frame 95000" after a
+    /// control's `controlLine`: the kernel timestamp (CLOCK_MONOTONIC ns) of the edge it
+    /// acted at (a press's down edge, a detent) and the source frame sounding then that the
+    /// control acts at ("heard none" when nothing was playing or the audio side could not
+    /// say; the control then acts at the position of the line before).
+    static func edgeLine(_ event: Event, instant: Int64, heard: FramePosition?, _ state: PlayerState) -> String? {
+        guard let line = controlLine(event, state),
+              let action = line.firstRange(of: "control: "), let at = line.firstRange(of: " at part ") else { return nil }
+        let heardText = heard.map { "part \(state.partIndex + 1) frame \($0)" } ?? "none"
+        return "control edge: \(line[action.upperBound..<at.lowerBound]) at \(instant) ns heard \(heardText)"
     }
 
     /// An import ran code that rehearsing never runs (the decoders, resampler, hashing and

@@ -313,6 +313,28 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// a deep buffer: as of the guard past the play head, when the thread last woke).
     public var position: (frame: Int64, epoch: UInt32) { context.pointee.readPosition() }
 
+    /// What was sounding at the DAC at CLOCK_MONOTONIC `time` (ns; an input edge's kernel
+    /// timestamp): the device's clock (its delay, read with the time it was read, right
+    /// after each write) gives the output frame there, the render side's play history the
+    /// source frame that frame played. Nil for a time before the device's readings kept
+    /// (seconds), a frame not handed to the device yet, or one before the history kept.
+    /// Lock-free; the render thread publishes both under seqlocks.
+    public func heard(at time: Int64) -> HeardFrame? {
+        // A frame not handed to the device yet cannot have sounded (a time ahead of now,
+        // or on another clock).
+        guard let frame = context.pointee.outputFrame(at: time), frame < framesHanded else { return nil }
+        return context.pointee.heard(atOutput: frame)
+    }
+
+    /// The output frame at the DAC at CLOCK_MONOTONIC `time` (ns), from the device's clock;
+    /// nil for a time before its readings kept.
+    public func outputFrame(at time: Int64) -> Int64? { context.pointee.outputFrame(at: time) }
+
+    /// The device's recent readings, oldest first: output frame `frame` was at the DAC at
+    /// CLOCK_MONOTONIC `time` (ns), read just after its pointer moved (or, between moves,
+    /// when a command woke the thread and the reading was ahead). For measurements.
+    public func deviceReadings() -> [(time: Int64, frame: Int64)] { context.pointee.deviceReadings() }
+
     /// Log lines since the last call: what was granted at start, xruns, late or dropped
     /// commands, failures. Call `takeReports()` first to turn pending events into lines.
     public func takeLog() -> [String] {

@@ -21,7 +21,8 @@ func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRaw
 ///
 /// Nothing here allocates, locks, logs, touches the disk or retains an object: the state
 /// is reached through an unsafe pointer, values cross to the control side through the
-/// rings and atomics, and the only calls out are alsa-lib's PCM calls, `clock_gettime`,
+/// rings and atomics (the play history and the device's clock under seqlocks), and the
+/// only calls out are alsa-lib's PCM calls, `clock_gettime` (vDSO, after each delay read),
 /// `write` on the wake eventfd and, for the test hook only, `clock_nanosleep`. (The
 /// allocation test counts heap calls on this thread across whole runs: 0.)
 enum RenderLoop {
@@ -51,6 +52,7 @@ enum RenderLoop {
             }
             c.pointee.renderer.removeAllReports()
             c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+            c.pointee.publishHistory()
 
             SampleConversion.convert(c.pointee.floats, count: period &* 2, to: c.pointee.format,
                                      into: c.pointee.bytes)
@@ -63,6 +65,8 @@ enum RenderLoop {
             var delay: snd_pcm_sframes_t = 0
             if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
                 c.pointee.delayFrames.store(delay, ordering: .relaxed)
+                // snd_pcm_wait returned for room: the pointer has just moved.
+                c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: true)
             }
             if pending && timing.frame &+ 1 < clock {
                 pushed = handedOver(c, &timing, through: clock, delay: delay) || pushed

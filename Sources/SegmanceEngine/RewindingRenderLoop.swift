@@ -26,7 +26,8 @@ import Glibc
 /// part's end once and only once; the position published is the one at that point too.
 ///
 /// The same rules as `RenderLoop`: nothing here allocates, locks, logs, touches the disk
-/// or retains an object.
+/// or retains an object. One ALSA call more than the refill needs: `snd_pcm_delay` as it
+/// wakes for room (a few times a second), for the device's clock (`heard(at:)`).
 enum RewindingRenderLoop {
     static func run(_ c: UnsafeMutablePointer<RenderContext>) {
         if let probe = c.pointee.probe { probe.begin() }
@@ -40,9 +41,19 @@ enum RewindingRenderLoop {
         // also when the guard shrinks (the speed back at 100 %).
         var settledFloor = Int64.min
         var timeout = 0
+        var roomWake = false
         while !c.pointee.stopRequested.load(ordering: .relaxed) {
-            guard wait(c, milliseconds: timeout) else { break }
+            guard wait(c, milliseconds: timeout, room: &roomWake) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
+            if roomWake {
+                // The device's clock, read the moment its pointer woke the thread: after the
+                // refill it would be stale by the refill's time (a pointer that moves a
+                // period at a time does not move during it).
+                var delay: snd_pcm_sframes_t = 0
+                if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
+                    c.pointee.noteDeviceClock(written: c.pointee.renderer.clock, delay: delay, fresh: true)
+                }
+            }
             var pushed = false
 
             if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor) }
@@ -93,8 +104,13 @@ enum RewindingRenderLoop {
             let clock = c.pointee.renderer.clock
             c.pointee.framesHanded.store(clock, ordering: .releasing)
             var delay: snd_pcm_sframes_t = 0
-            if snd_pcm_delay(c.pointee.pcm, &delay) < 0 { delay = 0 }
+            if snd_pcm_delay(c.pointee.pcm, &delay) < 0 {
+                delay = 0
+            } else {
+                c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: false)
+            }
             c.pointee.delayFrames.store(delay, ordering: .relaxed)
+            c.pointee.publishHistory()
 
             // Frames before `settled` are played or inside the guard: never rendered again.
             let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFrames(before: nil)
@@ -140,6 +156,8 @@ enum RewindingRenderLoop {
         let rewound = snd_pcm_rewind(c.pointee.pcm, snd_pcm_uframes_t(frames))
         if Int64(rewound) == frames {
             c.pointee.renderer.restore(c.pointee.snapshots[index])
+            // History entries from the target on are written again.
+            c.pointee.spanSynced = min(c.pointee.spanSynced, c.pointee.renderer.historyCount)
             while c.pointee.heldCount > 0 && c.pointee.heldReports[c.pointee.heldCount &- 1].frame >= target {
                 c.pointee.heldCount &-= 1
             }
@@ -218,8 +236,9 @@ enum RewindingRenderLoop {
     /// Sleeps until the device has room for the wake threshold, a command is queued (the
     /// control side bumps the command eventfd after each), or `milliseconds` pass (-1: no
     /// limit but the 200 ms that lets a stop request be seen). False when the device failed
-    /// for good (reported).
-    static func wait(_ c: UnsafeMutablePointer<RenderContext>, milliseconds: Int) -> Bool {
+    /// for good (reported). `room`: whether the device woke it (its pointer has just moved).
+    static func wait(_ c: UnsafeMutablePointer<RenderContext>, milliseconds: Int, room: inout Bool) -> Bool {
+        room = false
         let fds = c.pointee.pollFDs
         let count = c.pointee.pcmPollCount
         let limit = milliseconds < 0 ? 200 : min(milliseconds, 200)
@@ -233,6 +252,7 @@ enum RewindingRenderLoop {
         }
         var events: UInt16 = 0
         let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
+        room = result >= 0 && events & UInt16(POLLOUT) != 0
         if result < 0 || events & UInt16(POLLERR) != 0 {
             // An xrun or a suspend: the state says which; recover as a write would.
             let avail = snd_pcm_avail_update(c.pointee.pcm)

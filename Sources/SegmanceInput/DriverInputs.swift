@@ -10,6 +10,10 @@ import SegmanceCore
 public struct DriverInputs {
     public private(set) var controls: Controls
     private var decoders: [String: InputControlDecoder] = [:]
+    /// For each event the last call returned, in order, the instant it acted
+    /// (`Controls.instant(of:)`: when the button went down, the detent): the kernel
+    /// timestamp of the edge or key event, where the heard frame is looked up.
+    public private(set) var lastInstants: [Int64] = []
 
     /// The name an evdev key map uses for the encoder's axis.
     public static let encoderControl = "encoder"
@@ -20,11 +24,18 @@ public struct DriverInputs {
 
     /// GPIO edges from lines whose id is the `ControlMap` line number.
     public mutating func gpio(_ events: [GPIOLineEvent<Int>]) -> [Event] {
+        lastInstants = []
         var out: [Event] = []
         for e in events {
-            out += controls.handle(Edge(line: e.id, active: e.rising, timestamp: e.timestampNanoseconds))
+            out += take(controls.process(.edge(Edge(line: e.id, active: e.rising, timestamp: e.timestampNanoseconds))))
         }
         return out
+    }
+
+    /// The events, noting the instant of each.
+    private mutating func take(_ timed: [TimedEvent]) -> [Event] {
+        for t in timed { lastInstants.append(controls.instant(of: t)) }
+        return timed.map(\.event)
     }
 
     /// Registers an input device (by path) with its key map; control names must be
@@ -39,6 +50,7 @@ public struct DriverInputs {
 
     /// Events read from the device at `path`.
     public mutating func evdev(_ path: String, _ events: [InputEvent]) -> [Event] {
+        lastInstants = []
         guard var decoder = decoders[path] else { return [] }
         let decoded = decoder.decode(events)
         decoders[path] = decoder
@@ -48,23 +60,27 @@ public struct DriverInputs {
     /// The device at `path` went away (a pedal unplugged): keys it held are released, so
     /// nothing stays pressed, and it is forgotten.
     public mutating func removeDevice(_ path: String, at time: Int64) -> [Event] {
+        lastInstants = []
         guard var decoder = decoders.removeValue(forKey: path) else { return [] }
         return feed(decoder.releaseAll(timestampNanoseconds: time))
     }
 
     /// Lets pending gestures (long press, double-press window) resolve at `now`.
-    public mutating func advance(to now: Int64) -> [Event] { controls.advance(to: now) }
+    public mutating func advance(to now: Int64) -> [Event] {
+        lastInstants = []
+        return take(controls.process(.time(now)))
+    }
 
     private mutating func feed(_ decoded: [InputControlEvent]) -> [Event] {
         var out: [Event] = []
         for event in decoded {
             switch event {
             case .pressed(let name, let t):
-                if let b = Button(rawValue: name) { out += controls.keyChanged(b, pressed: true, timestamp: t) }
+                if let b = Button(rawValue: name) { out += take(controls.process(.key(b, pressed: true, timestamp: t))) }
             case .released(let name, let t):
-                if let b = Button(rawValue: name) { out += controls.keyChanged(b, pressed: false, timestamp: t) }
+                if let b = Button(rawValue: name) { out += take(controls.process(.key(b, pressed: false, timestamp: t))) }
             case .turned(_, let delta, let t):
-                out += controls.encoderMoved(by: delta, timestamp: t)
+                out += take(controls.process(.relative(delta, timestamp: t)))
             }
         }
         return out

@@ -26,6 +26,14 @@ public final class TwinAudio: AudioEngine {
 
     public var position: (frame: Int64, epoch: UInt32) { (renderer.position, renderer.epoch) }
 
+    /// Virtual time `time` (ns) is output frame `time · rate / 10⁹`: the twin's output
+    /// sounds the moment it is rendered. Nil for a frame not rendered yet.
+    public func heard(at time: Int64) -> HeardFrame? {
+        let frame = time * Int64(renderer.sampleRate) / 1_000_000_000
+        guard time >= 0, frame < renderer.clock else { return nil }
+        return renderer.heard(atOutput: frame)
+    }
+
     /// Renders one period into `buffer` (interleaved stereo Float).
     public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
         renderer.render(into: buffer, frames: frames)

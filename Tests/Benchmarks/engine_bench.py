@@ -327,6 +327,13 @@ def main():
         print(f"  (the median of {LATENCY_RUNS} runs by p99 handed; their p99s: "
               + ", ".join(f"{f['handed_p99_ms']:.2f}" for f, _ in runs) + " ms)")
         print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
+    # A mark against the frame sounding at the event's time (issue 13): its own small rows.
+    for label, options in (("deep buffer", DEEP), ("128x3", PERIODIC)):
+        marks = subprocess.run([BENCH, "marks", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS), *options],
+                               stdout=subprocess.PIPE, stderr=open(f"{WORK}/marks.log", "w"), text=True, check=True)
+        print()
+        print(marks.stdout.rstrip())
+        print(f"  command: {base} {BENCH} marks --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
 
     # The 75 % row (issue 12): edge -> sound at 75 % beside the 100 % above, CPU at 75 % beside
     # 100 %, and a run changing speed every 5 s (xruns, heap calls on the render thread).

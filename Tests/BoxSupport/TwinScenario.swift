@@ -17,6 +17,28 @@ public struct ControlRecord: Equatable, Sendable {
         self.transport = transport
     }
 
+    /// The controls of a daemon's log, in order. A control that acts where the music was
+    /// heard (LOOP, PREV, a turn) takes the frame of the `control edge:` line after it
+    /// ("… heard part 1 frame 95000"), the frame it acted at; others keep the position the
+    /// reducer saw.
+    public static func records(fromLog lines: [String]) -> [ControlRecord] {
+        var records: [ControlRecord] = []
+        for line in lines {
+            if let record = ControlRecord(logLine: line) {
+                records.append(record)
+            } else if let edge = line.firstRange(of: "control edge: "), let last = records.last,
+                      let heard = line.firstRange(of: " heard part "),
+                      let frameMark = line[heard.upperBound...].firstRange(of: " frame "),
+                      line[edge.upperBound...].hasPrefix(last.action + " at "),
+                      last.action == "press loop" || last.action == "press prev"
+                          || (last.action.hasPrefix("turn ") && !last.action.hasSuffix(" holding play")),
+                      let frame = Int64(line[frameMark.upperBound...]) {
+                records[records.count - 1].frame = frame
+            }
+        }
+        return records
+    }
+
     /// Parses a daemon log line; nil for other lines.
     public init?(logLine: String) {
         guard let marker = logLine.firstRange(of: "control: ") else { return nil }

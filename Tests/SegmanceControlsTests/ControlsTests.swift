@@ -17,6 +17,28 @@ struct ControlsTests {
         #expect(controls.nextDeadline == nil)
     }
 
+    /// A press is recognised at its release, but it acted when the button went down: its
+    /// instant is that edge's timestamp (after a bounce, the first accepted edge); a long
+    /// press's too; an encoder detent's is its own.
+    @Test func theInstantOfAPressIsItsDownEdge() {
+        var again = Controls(map: testMap())
+        var events: [TimedEvent] = []
+        var instants: [Int64] = []
+        for input in bouncyTap(line: Line.loop, at: ms(100), releaseAt: ms(220), bounces: 3) {
+            let out = again.process(input)
+            events += out
+            instants += out.map { again.instant(of: $0) }
+        }
+        #expect(events == [TimedEvent(.buttonPressed(.loop), at: ms(220))])
+        #expect(instants == [ms(100)])
+        var held = Controls(map: testMap())
+        _ = held.process(edge(Line.prev, true, ms(1000)))
+        let long = held.process(.time(ms(1700)))
+        #expect(long.map { held.instant(of: $0) } == [ms(1000)])
+        let turned = TimedEvent(.encoderTurned(1), at: ms(3000))
+        #expect(held.instant(of: turned) == ms(3000))
+    }
+
     /// A press bouncing 0...5 times within 3 ms on press and on release: exactly one press.
     @Test(arguments: 0...5)
     func bouncyPressIsOnePress(bounces: Int) {

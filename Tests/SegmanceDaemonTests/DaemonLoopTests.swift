@@ -190,6 +190,18 @@ import Testing
         #expect(Daemon.controlLine(.buttonDoublePressed(.select), state)?.hasPrefix("control: double press select") == true)
     }
 
+    /// The line after it: the kernel timestamp of the control's edge and the frame heard then.
+    @Test func theEdgeLineHasTheKernelTimestampAndTheFrameHeard() {
+        var state = PlayerState()
+        state.partIndex = 1
+        state.transport = .playing
+        #expect(Daemon.edgeLine(.buttonPressed(.loop), instant: 12_345_678_901, heard: 95_000, state)
+                == "control edge: press loop at 12345678901 ns heard part 2 frame 95000")
+        #expect(Daemon.edgeLine(.encoderTurned(-1), instant: 7, heard: nil, state)
+                == "control edge: turn -1 at 7 ns heard none")
+        #expect(Daemon.edgeLine(.clock(5), instant: 7, heard: nil, state) == nil)
+    }
+
     @Test func otherEventsAreNotControls() {
         #expect(Daemon.controlLine(.clock(5), PlayerState()) == nil)
         #expect(Daemon.controlLine(.shuttingDown, PlayerState()) == nil)

@@ -14,6 +14,7 @@ final class RecordingAudioEngine: AudioEngine, @unchecked Sendable {
     func send(_ command: StampedCommand) { sent.withLock { $0.append(command) } }
     func takeReports() -> [AudioReport] { [] }
     var position: (frame: Int64, epoch: UInt32) { (0, 0) }
+    func heard(at time: Int64) -> HeardFrame? { nil }
 }
 
 /// Text the daemon writes, with a way to wait until something appears in it.

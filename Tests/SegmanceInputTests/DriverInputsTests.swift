@@ -26,6 +26,17 @@ import Glibc
          InputEvent(seconds: ms / 1000, microseconds: (ms % 1000) * 1000, type: 0, code: 0, value: 0)]
     }
 
+    /// Each event comes with the instant it acted, the kernel timestamp of its edge: a
+    /// tap's press edge (not its release), a detent's own time.
+    @Test func eventsComeWithTheKernelTimestampOfTheirPress() {
+        var inputs = DriverInputs(controls: Self.controls())
+        let down = GPIOLineEvent(id: 23, offset: 23, rising: true, timestampNanoseconds: 1_000 * Self.ms)
+        let up = GPIOLineEvent(id: 23, offset: 23, rising: false, timestampNanoseconds: 1_090 * Self.ms)
+        #expect(inputs.gpio([down]).isEmpty && inputs.lastInstants.isEmpty)
+        #expect(inputs.gpio([up]) == [.buttonPressed(.loop)])
+        #expect(inputs.lastInstants == [1_000 * Self.ms])
+    }
+
     /// A USB foot pedal and a presenter remote, read through a real file descriptor:
     /// the bytes of struct input_event → evdev decoding → controls → core events.
     @Test func evdevStreamsBecomeButtonEvents() throws {

@@ -165,9 +165,12 @@ import SegmanceAppliance
         }
         let a = Int(loop.a), b = Int(loop.b), ramp = 240, pause = 2 * Self.rate
         // Each arrival at B: the frame B−1 sounds, then silence of exactly the pause (after
-        // the ramp-out), then A's audio ramping in.
-        var seams: [Int] = []
-        for j in 0..<(out.count / 2) where T.decode(out[2 * j], out[2 * j + 1]) == b - 1 { seams.append(j) }
+        // the ramp-out), then A's audio ramping in. B is the frame heard at the press (2.0 s);
+        // the loop is set at the release, the play head already past B: the first pass ends
+        // there, at once.
+        let marked = T.boundary(after: 2.060)
+        var seams: [Int] = [marked - 1]
+        for j in marked..<(out.count / 2) where T.decode(out[2 * j], out[2 * j + 1]) == b - 1 { seams.append(j) }
         #expect(seams.count == 3, "three passes reach B")
         for seam in seams.dropLast() {
             let wrap = seam + 1

@@ -86,9 +86,11 @@ import Glibc
         }
         let a = Int(loop.a), b = Int(loop.b), crossfade = 240
         #expect(b - a > Self.rate / 2)
-        // Find every seam: a source frame B−1 in the output, followed by A's audio.
+        // Find every seam: a source frame B−1 in the output, followed by A's audio. B is the
+        // frame heard at the press (2.0 s), played before the loop was set at the release:
+        // seams come after that.
         var seams: [Int] = []
-        for j in 0..<(out.count / 2 - crossfade - 1000) where Self.decode(out[2 * j], out[2 * j + 1]) == b - 1 {
+        for j in Self.boundary(after: 2.060)..<(out.count / 2 - crossfade - 1000) where Self.decode(out[2 * j], out[2 * j + 1]) == b - 1 {
             seams.append(j)
             for k in 0..<1000 {
                 let i = j + 1 + crossfade + k

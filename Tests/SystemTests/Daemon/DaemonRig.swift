@@ -146,7 +146,7 @@ final class DaemonRig {
     }
 
     /// The daemon's control log lines, parsed.
-    var controls: [ControlRecord] { daemon?.text.compactMap(ControlRecord.init(logLine:)) ?? [] }
+    var controls: [ControlRecord] { ControlRecord.records(fromLog: daemon?.text ?? []) }
 
     /// The daemon's log lines that say something went wrong with the audio.
     var audioTrouble: [String] { audioTrouble(fromLine: 0) }
