@@ -46,9 +46,10 @@ for target in "${targets[@]}"; do
            -close_fd_mask=1 -print_final_stats=1 -artifact_prefix="$work/crashes/$target-")
   if [ -f "$here/$target.dict" ]; then options+=(-dict="$here/$target.dict"); fi
   status=0
-  # libFuzzer ends itself after SECONDS; the outer timeout only catches a fuzzer that hangs
-  # outside an input (it counts as a crash).
-  TMPDIR="$tmp" timeout --kill-after=10 $((seconds + 4 * timeout_s + 60)) \
+  # libFuzzer ends itself SECONDS after it has run the corpus once (which on a loaded
+  # machine may take minutes); the outer timeout only catches a fuzzer that hangs outside
+  # an input (it counts as a crash).
+  TMPDIR="$tmp" timeout --kill-after=10 $((2 * seconds + 1200)) \
     "$scratch/release/$target" "${options[@]}" "$corpus" "$here/Corpus/$target" > "$log" 2>&1 || status=$?
   rm -rf "$tmp"
   runs=$(sed -nE 's/^stat::number_of_executed_units: ([0-9]+).*/\1/p' "$log" | tail -1)
