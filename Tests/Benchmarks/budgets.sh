@@ -10,7 +10,7 @@
 #   watchdog (WATCHDOG=1 at least every half WatchdogSec of deploy/segmance.service);
 # - segmance-bench big-stick --check: the scan (<= 2 s), `segmance import` per format, the
 #   daemon's resident memory while it imports (<= 20 MB; needs root for the bind mount);
-# - Tests/Benchmarks/engine-bench.sh --check, shortened (WINDOW=15 ROUNDS=3 EVENTS=300;
+# - Tests/Benchmarks/engine-bench.sh --check, shortened (WINDOW=15 ROUNDS=3 EVENTS=300 SOAK=60;
 #   the full run is the default): latency, edge -> sound, CPU against aplay, RSS, start -> ready.
 # Built as the package is (release, --static-swift-stdlib, in deploy/build-deb.sh's .build-deb).
 set -euo pipefail
@@ -36,7 +36,7 @@ check() {   # check NAME COMMAND...
 }
 check "segmance-bench library --check" "$bin/segmance-bench" library --check "$@"
 check "segmance-bench big-stick --check" "$bin/segmance-bench" big-stick --check --segmance "$bin/segmance" "$@"
-check "engine-bench.sh --check" env WINDOW="${WINDOW:-15}" ROUNDS="${ROUNDS:-3}" EVENTS="${EVENTS:-300}" \
+check "engine-bench.sh --check" env WINDOW="${WINDOW:-15}" ROUNDS="${ROUNDS:-3}" EVENTS="${EVENTS:-300}" SOAK="${SOAK:-60}" \
   Tests/Benchmarks/engine-bench.sh --check "$@"
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "budgets: missed in: ${failed[*]}" >&2

@@ -14,7 +14,9 @@ CHECK = "--check" in sys.argv[3:]                # exit 1 when a figure misses i
 FIGURES = sys.argv[sys.argv.index("--write-figures") + 1] if "--write-figures" in sys.argv else None
 LATENCY_RUNS = int(os.environ.get("LATENCY_RUNS", "3"))  # latency runs per configuration; the median p99 is checked
 SETTLE = float(os.environ.get("SETTLE", "4"))    # seconds before the CPU window opens
-SOAK = os.environ.get("SOAK", "600")            # seconds of the 75 % row's run changing speed every 5 s
+SOAK = os.environ.get("SOAK", "600")
+# The stretcher's own latency the 75 % row may add (Rubber Band R3 short window, README "Speed").
+STRETCH_LATENCY_MS = float(os.environ.get("STRETCH_LATENCY_MS", "27"))            # seconds of the 75 % row's run changing speed every 5 s
 WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
 EVENTS = int(os.environ.get("EVENTS", "1000"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))      # alternating segmance/aplay windows; medians are compared
@@ -240,6 +242,16 @@ BUDGETS = [
     Budget("input event -> sound estimate (handed + device delay), p50 / p99, 512x4, the box's buffer", "",
            lambda r: f"{r['512x4']['sound_p50_ms']:.1f} / {r['512x4']['sound_p99_ms']:.1f} ms", None,
            "compare Tests/System/README.md's edge to sound"),
+    Budget("input event -> sound estimate (handed + device delay), p99, deep buffer at 75 % speed", " ms",
+           lambda r: r["75%"]["sound_p99_ms"], lambda r: 10.0 + STRETCH_LATENCY_MS,
+           f"10 ms + the stretcher's stated latency ({STRETCH_LATENCY_MS:.0f} ms, README \"Speed\")",
+           peer=lambda r: f"at 100 % {r['deep buffer']['sound_p99_ms']:.2f} ms"),
+    Budget("speed soak (CPU s per audio-minute at 75 % <= 4, 0 xruns, 0 heap calls on the render thread; "
+           "segmance-bench speed --check exit status)", "", lambda r: r["speed soak"], lambda r: 0, "every speed budget met"),
+    Budget("a mark vs the frame sounding at the event's time, p99, deep buffer (segmance-bench marks --check exit status)", "",
+           lambda r: r["marks deep buffer"], lambda r: 0, "<= 1 ms p99, every event resolved"),
+    Budget("a mark vs the frame sounding at the event's time, p99, 128x3 (segmance-bench marks --check exit status)", "",
+           lambda r: r["marks 128x3"], lambda r: 0, "<= 1 ms p99, every event resolved"),
     Budget("CPU while playing, segmance / aplay (schedstat; median of the rounds' ratios)", "",
            lambda r: r["cpu_ratio"], lambda r: 1.0, "no more than aplay",
            peer=lambda r: f"aplay {r['aplay_cpu']:.3f} CPU s per audio-minute, segmance {r['segmance_cpu']:.3f}, MPD {r['mpd_cpu']:.3f}"),
@@ -329,8 +341,9 @@ def main():
         print(f"  command: {base} {BENCH} latency --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
     # A mark against the frame sounding at the event's time (issue 13): its own small rows.
     for label, options in (("deep buffer", DEEP), ("128x3", PERIODIC)):
-        marks = subprocess.run([BENCH, "marks", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS), *options],
-                               stdout=subprocess.PIPE, stderr=open(f"{WORK}/marks.log", "w"), text=True, check=True)
+        marks = subprocess.run([BENCH, "marks", "--device", DEVICE, "--dir", WORK, "--events", str(EVENTS), "--check", *options],
+                               stdout=subprocess.PIPE, stderr=open(f"{WORK}/marks.log", "w"), text=True)
+        results[f"marks {label}"] = marks.returncode
         print()
         print(marks.stdout.rstrip())
         print(f"  command: {base} {BENCH} marks --device {DEVICE} --dir $WORK --events {EVENTS} {' '.join(options)}")
@@ -341,8 +354,12 @@ def main():
                  ["speed", "--steady", str(int(WINDOW)), "--seconds", SOAK, "--every", "5", "--check"]):
         row = subprocess.run([BENCH, args[0], "--device", DEVICE, "--dir", WORK, *args[1:], *DEEP],
                              stdout=subprocess.PIPE, stderr=open(f"{WORK}/{args[0]}-75.log", "w"), text=True)
+        if args[0] == "latency":
+            results["75%"] = latency_figures(row.stdout) if row.returncode == 0 else {"sound_p99_ms": float("inf")}
+        else:
+            results["speed soak"] = row.returncode
         print()
-        print(row.stdout.rstrip())
+        print("\n".join(l for l in row.stdout.rstrip().splitlines() if not l.startswith("latency-figures: ")))
         print(f"  command: {base} {BENCH} {' '.join(args)} --device {DEVICE} --dir $WORK {' '.join(DEEP)}")
 
     # The jack plugin's thread, in every client, dominates and wanders from window to window:
