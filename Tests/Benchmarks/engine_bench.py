@@ -258,8 +258,12 @@ BUDGETS = [
     Budget("peak resident memory while playing (without the jack test device's shm and libraries)", " MB",
            lambda r: r["segmance_rss"], lambda r: 20.0, "DESIGN.md: 20 MB",
            peer=lambda r: f"MPD {r['mpd_rss']:.1f} MB, aplay {r['aplay_rss']:.1f} MB"),
-    Budget("start -> ready (process start to the daemon's ready line, jack PCM opened; median of the rounds' starts)", " ms",
-           lambda r: r["segmance_ready"], lambda r: 150.0, "DESIGN.md: 150 ms",
+    # Stated, not budgeted here: this start includes connecting to the jack test device
+    # (its server handshake and shm), which a board's ALSA device does not have. The
+    # 150 ms budget is checked by `segmance-bench library --check` (the daemon started cold
+    # until READY=1, beside MPD started cold in the same run).
+    Budget("start -> ready (process start to the daemon's ready line, jack PCM opened; median of the rounds' starts)", "",
+           lambda r: f"{r['segmance_ready']:.1f} ms", None, "",
            peer=lambda r: f"MPD {r['mpd_ready']:.1f} ms to its protocol greeting, empty database"),
 ]
 

@@ -5,7 +5,9 @@
 #   thread   ThreadSanitizer over the threads that share memory: the engine (its render
 #            thread, the SPSC rings, the position seqlock, the reports) with the appliance,
 #            the daemon (its poll loop, the import worker, signals), SPSCRing alone.
-#   address  AddressSanitizer (with LeakSanitizer) over the whole host suite.
+#   address  AddressSanitizer (with LeakSanitizer) over the whole host suite, or over the
+#            suites SANITIZER_ADDRESS_FILTER names (CI: the code that handles raw memory,
+#            see .ci/run).
 #
 # Both run by default. Each ends with "sanitizers: KIND: N tests passed" or fails with the
 # sanitizer's report (a report fails the run even when every test passed: the sanitizer
@@ -47,7 +49,7 @@ thread_skip=$common_skip
 # AddressSanitizer: the whole host suite, less the above and
 #   ResidencyTests: they assert how many kilobytes of media are resident; ASan's shadow
 #     memory and quarantine change what is resident.
-address_filter='.'
+address_filter=${SANITIZER_ADDRESS_FILTER:-.}
 address_skip="$common_skip|ResidencyTests"
 
 status=0
