@@ -182,7 +182,7 @@ public struct TwinScenario: Sendable {
         func fail(_ record: ControlRecord, _ why: String) -> Unplaceable {
             Unplaceable(description: "control \"\(record.action)\" at part \(record.part) frame \(record.frame) (\(record.transport)): \(why)")
         }
-        func boundary(for record: ControlRecord, index: Int) throws(Unplaceable) -> Int64 {
+        func boundary(for record: ControlRecord, index: Int, aligned: Bool = true) throws(Unplaceable) -> Int64 {
             guard let anchor else { throw fail(record, "the music is not moving in the twin") }
             var frame = anchor.frame + (record.frame - anchor.position)
             if let loop {
@@ -195,11 +195,16 @@ public struct TwinScenario: Sendable {
                     while abs(frame + length - estimate) < abs(frame - estimate) { frame += length }
                 }
             }
-            guard frame % periodFrames == 0 else {
+            guard !aligned || frame % periodFrames == 0 else {
                 throw fail(record, "frame \(frame) is not on a \(periodFrames)-frame boundary of the twin")
             }
             guard frame > previous else { throw fail(record, "it would come before the previous input in the twin") }
             return frame
+        }
+        /// The first period boundary at or after the instant `nanoseconds` (where an input
+        /// recognised then is applied).
+        func recognisedAt(_ nanoseconds: Int64) -> Int64 {
+            ((nanoseconds * rate + 999_999_999) / 1_000_000_000 + periodFrames - 1) / periodFrames * periodFrames
         }
         let playing = { (record: ControlRecord) in record.transport == "playing" }
 
@@ -221,15 +226,38 @@ public struct TwinScenario: Sendable {
                 anchor = nil
                 kind = kinds.pause
             case "press loop" where playing(record) && markA == nil && loop == nil:
-                frame = try boundary(for: record, index: index)
+                // A mark is the frame heard as the button went down (the daemon's `control
+                // edge:` line): the press goes down there, recognised at its release.
+                let at = try boundary(for: record, index: index, aligned: false)
+                let press = at * 1_000_000_000 / rate
+                guard press > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+                lines.append("\(Self.seconds(press))  press loop")
+                lines.append("\(Self.seconds(press + pressNanoseconds))  release loop")
                 markA = record.frame
+                controls.append(at)
+                previous = recognisedAt(press + pressNanoseconds)
+                continue
             case "press loop" where playing(record) && markA != nil:
-                frame = try boundary(for: record, index: index)
-                // B is where the music is: the loop wraps to A at once, and at B after.
-                anchor = (frame, markA!)
-                loop = markA! ..< record.frame
+                // B likewise; the loop arrives at B's release, when the music has gone past
+                // B: it wraps to A at once, as far past A as the music had gone past B
+                // (RenderState.wrapLoop), and at B after.
+                let at = try boundary(for: record, index: index, aligned: false)
+                let press = at * 1_000_000_000 / rate
+                guard press > previous * 1_000_000_000 / rate, let moving = anchor else {
+                    throw fail(record, "too close to the previous input")
+                }
+                lines.append("\(Self.seconds(press))  press loop")
+                lines.append("\(Self.seconds(press + pressNanoseconds))  release loop")
+                let applied = recognisedAt(press + pressNanoseconds)
+                let a = markA!, b = record.frame
+                let over = moving.position + (applied - moving.frame) - b
+                anchor = (applied, over > 0 && over < b - a ? a + over : a)
+                loop = a ..< b
                 markA = nil
-                kind = kinds.loop
+                controls.append(at)
+                commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.loop))
+                previous = applied
+                continue
             case "press next" where playing(record):
                 frame = try boundary(for: record, index: index)
                 anchor = (frame + countdownSeconds * rate, 0)
@@ -240,10 +268,21 @@ public struct TwinScenario: Sendable {
                 frame = try boundary(for: record, index: index)
                 kind = kinds.volume
             case "turn +1" where playing(record) && loop == nil, "turn -1" where playing(record) && loop == nil:
-                frame = try boundary(for: record, index: index)
+                // A seek is relative to the frame heard at the detent (the daemon's `control
+                // edge:` line): the detent is recognised there, the seek applied at the next
+                // period boundary.
+                let at = try boundary(for: record, index: index, aligned: false)
+                let detent = at * 1_000_000_000 / rate
+                let start = detent - detentNanoseconds * 3 / 4
+                guard start > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
+                let applied = recognisedAt(detent)
                 let step = record.action == "turn +1" ? rate : -rate
-                anchor = (frame, max(0, record.frame + step))
-                kind = kinds.seek
+                anchor = (applied, max(0, record.frame + step))
+                controls.append(at)
+                commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.seek))
+                previous = applied
+                continue
             default:
                 throw fail(record, "not modelled by TwinScenario")
             }

@@ -47,12 +47,13 @@ import Testing
         let placement = try TwinScenario(countdownSeconds: 3).place(Self.records())
         // Play at 2 s, its music from 5 s: A pressed at 5 + 2 s, B at 5 + 4 s (the marks are
         // the frames heard as the button went down), the loop set at B's release 80 ms later
-        // and from A again there.
-        #expect(placement.controlFrames == [96_000, 336_000, 432_000, 483_840, 675_840, 723_840])
-        #expect(placement.commandFrames == [96_000, 435_840, 483_840, 675_840, 723_840])
+        // and from A again there, as far past A as the music had gone past B (3,840 frames:
+        // the beat goes on across the seam), so what follows comes 3,840 frames sooner.
+        #expect(placement.controlFrames == [96_000, 336_000, 432_000, 480_000, 672_000, 720_000])
+        #expect(placement.commandFrames == [96_000, 435_840, 480_000, 672_000, 720_000])
         #expect(placement.text.hasPrefix("1.920000000  press play\n2.000000000  release play\n"), "\(placement.text)")
         #expect(placement.text.contains("7.000000000  press loop\n7.080000000  release loop\n"), "\(placement.text)")
-        #expect(placement.text.contains("13.967500000  turn +1\n"), "\(placement.text)")
+        #expect(placement.text.contains("13.887500000  turn +1\n"), "\(placement.text)")
 
         let (output, _) = try Rig().run(placement.text)
         let state = output.finalState
@@ -70,10 +71,10 @@ import Testing
         var records = Self.records()
         records.insert(ControlRecord(action: "turn -1 holding play", part: 2, frame: 108_800, transport: "playing"), at: 5)
         let placement = try TwinScenario(countdownSeconds: 3).place(records)
-        // The +1 s seek at 14.08 s put part 2 at its frame 96 000 there: 108 800 is 0.2667 s later.
-        #expect(placement.controlFrames[5] == 688_640)
-        #expect(placement.commandFrames.contains(688_640))
-        #expect(placement.text.contains("14.154166666  press play\n14.234166666  turn -1\n14.426666666  release play\n"),
+        // The +1 s seek at 14.0 s put part 2 at its frame 96 000 there: 108 800 is 0.2667 s later.
+        #expect(placement.controlFrames[5] == 684_800)
+        #expect(placement.commandFrames.contains(684_800))
+        #expect(placement.text.contains("14.074166666  press play\n14.154166666  turn -1\n14.346666666  release play\n"),
                 "\(placement.text)")
         let (output, _) = try Rig().run(placement.text)
         #expect(output.finalState.settings.volume == 75)
