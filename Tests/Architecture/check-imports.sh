@@ -77,8 +77,9 @@ while read -r where module; do
 done < <(imports_of SegmanceCore)
 only SegmanceControls "SegmanceCore"
 only SegmanceScreen "SegmanceCore"
-# The render function and the audio contract.
-only SegmanceAudio "SegmanceCore"
+# The render function and the audio contract; it runs the time-stretcher (Rubber Band, a
+# computation with no I/O, wrapped once) for speeds other than 100 %.
+only SegmanceAudio "SegmanceCore RubberBand"
 # The one clock, below everything.
 only MonotonicTime ""
 # The real-time engine: the render side, the core, ALSA and the clock; never the appliance or the twin.
@@ -89,6 +90,7 @@ only SndFile "CSndFile"
 only Soxr "CSoxr"
 only GPIOD "CGPIOD"
 only Aubio "CAubio"
+only RubberBand "CRubberBand"
 only LinuxInput ""
 only LinuxI2C "CLinuxI2C"
 only FFmpeg "CFFmpeg"
