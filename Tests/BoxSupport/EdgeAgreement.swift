@@ -26,7 +26,11 @@ public struct EdgeAgreement: Sendable {
     /// Checks each control that acted on moving music (transport "playing").
     public init(records: [ControlRecord], placement: TwinScenario.Placement, edges: TwinScenario.Edges,
                 comparison: AudioComparison.Result, tolerance: Int64) {
-        for (i, record) in records.enumerated() where record.transport == "playing" {
+        // A control that acts where the music was heard (`ControlRecord.actsWhereHeard`)
+        // logs the frame heard at its down edge, not where the render thread was at the
+        // deciding edge read here; the twin presses it at that frame (`TwinScenario.place`),
+        // and the audio comparison holds the loop or seek it made to the twin's.
+        for (i, record) in records.enumerated() where record.transport == "playing" && !record.actsWhereHeard {
             guard i < placement.controlFrames.count, i < edges.renderedThrough.count else {
                 failures.append("\(record.action): no placement or edge for control \(i + 1)")
                 continue

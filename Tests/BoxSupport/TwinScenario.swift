@@ -39,6 +39,12 @@ public struct ControlRecord: Equatable, Sendable {
         return records
     }
 
+    /// Whether the control acts where the music was heard as it went down (LOOP, PREV, a
+    /// detent without PLAY held): its frame is the one the daemon's `control edge:` line gives.
+    public var actsWhereHeard: Bool {
+        action == "press loop" || action == "press prev" || (action.hasPrefix("turn ") && !action.hasSuffix(" holding play"))
+    }
+
     /// Parses a daemon log line; nil for other lines.
     public init?(logLine: String) {
         guard let marker = logLine.firstRange(of: "control: ") else { return nil }
@@ -104,7 +110,10 @@ public struct TwinScenario: Sendable {
     public struct Kinds: Sendable {
         /// PLAY from stopped or paused: the sound starts anew (its first sound realigns).
         public var start: AudioComparison.CommandKind
-        /// LOOP marking B: the loop wraps to A at once (a crossfade).
+        /// LOOP marking B: B is where B was heard, behind the play head when the loop
+        /// arrives, so the loop wraps at once, as far past A as the music had gone past B
+        /// (a crossfade): the music after the seam is the same however late the loop
+        /// arrived, and a later loop only moves its crossfade (as a volume moves its ramp).
         public var loop: AudioComparison.CommandKind
         /// A detent: a seek crossfaded (the daemon first makes the pages at the target resident).
         public var seek: AudioComparison.CommandKind
@@ -118,7 +127,7 @@ public struct TwinScenario: Sendable {
 
         public init(devicePeriodFrames period: Int, rampFrames ramp: Int) {
             start = .init(name: "start", rampFrames: 0, maxLagGrowth: 0, realigns: true)
-            loop = .init(name: "loop", rampFrames: ramp, maxLagGrowth: 2 * period)
+            loop = .init(name: "loop", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
             seek = .init(name: "seek", rampFrames: ramp, maxLagGrowth: 2 * period)
             part = .init(name: "part", rampFrames: ramp, maxLagGrowth: 4 * period)
             volume = .init(name: "volume", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
@@ -201,6 +210,9 @@ public struct TwinScenario: Sendable {
             guard frame > previous else { throw fail(record, "it would come before the previous input in the twin") }
             return frame
         }
+        /// The first nanosecond at which twin frame `frame` is the one sounding (rounded up,
+        /// so that the frame heard at an input placed there is `frame` itself).
+        func heardInstant(_ frame: Int64) -> Int64 { (frame * 1_000_000_000 + rate - 1) / rate }
         /// The first period boundary at or after the instant `nanoseconds` (where an input
         /// recognised then is applied).
         func recognisedAt(_ nanoseconds: Int64) -> Int64 {
@@ -229,7 +241,7 @@ public struct TwinScenario: Sendable {
                 // A mark is the frame heard as the button went down (the daemon's `control
                 // edge:` line): the press goes down there, recognised at its release.
                 let at = try boundary(for: record, index: index, aligned: false)
-                let press = at * 1_000_000_000 / rate
+                let press = heardInstant(at)
                 guard press > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
                 lines.append("\(Self.seconds(press))  press loop")
                 lines.append("\(Self.seconds(press + pressNanoseconds))  release loop")
@@ -242,7 +254,7 @@ public struct TwinScenario: Sendable {
                 // B: it wraps to A at once, as far past A as the music had gone past B
                 // (RenderState.wrapLoop), and at B after.
                 let at = try boundary(for: record, index: index, aligned: false)
-                let press = at * 1_000_000_000 / rate
+                let press = heardInstant(at)
                 guard press > previous * 1_000_000_000 / rate, let moving = anchor else {
                     throw fail(record, "too close to the previous input")
                 }
@@ -272,7 +284,7 @@ public struct TwinScenario: Sendable {
                 // edge:` line): the detent is recognised there, the seek applied at the next
                 // period boundary.
                 let at = try boundary(for: record, index: index, aligned: false)
-                let detent = at * 1_000_000_000 / rate
+                let detent = heardInstant(at)
                 let start = detent - detentNanoseconds * 3 / 4
                 guard start > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
                 lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
