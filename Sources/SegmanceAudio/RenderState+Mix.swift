@@ -166,28 +166,33 @@ extension RenderState {
     /// The crossfade partner's frame, stepped.
     @inline(__always)
     mutating func partnerFrame() -> (Float, Float) {
-        guard partner.isStretched else {
-            let f = partner.frame()
-            partner.pos &+= 1
-            return f
-        }
-        let (slot, l, r) = streamFrame(partner.key, partner.out, hint: partner.slot)
-        partner.slot = slot
-        partner.stepStretched()
-        return (l, r)
+        var voice = partner
+        let f = steppedFrame(&voice)
+        partner = voice
+        return f
     }
 
     /// The fading voice's frame, stepped.
     @inline(__always)
     mutating func fadingFrame() -> (Float, Float) {
-        guard fading.isStretched else {
-            let f = fading.frame()
-            fading.pos &+= 1
+        var voice = fading
+        let f = steppedFrame(&voice)
+        fading = voice
+        return f
+    }
+
+    /// `voice`'s frame, read directly at 100 % or from its stretched stream, then stepped.
+    /// (`voice` is a copy the caller writes back: a plain struct, no reference counting.)
+    @inline(__always)
+    mutating func steppedFrame(_ voice: inout Voice) -> (Float, Float) {
+        guard voice.isStretched else {
+            let f = voice.frame()
+            voice.pos &+= 1
             return f
         }
-        let (slot, l, r) = streamFrame(fading.key, fading.out, hint: fading.slot)
-        fading.slot = slot
-        fading.stepStretched()
+        let (slot, l, r) = streamFrame(voice.key, voice.out, hint: voice.slot)
+        voice.slot = slot
+        voice.stepStretched()
         return (l, r)
     }
 
