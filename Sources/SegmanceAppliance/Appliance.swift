@@ -46,6 +46,10 @@ public final class Appliance {
     private let temporaryLibrary: TemporaryDirectory?
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
     public var log: (String) -> Void = { _ in }
+    /// Log each write to the library before it starts ("saving: …") and when it is durable
+    /// ("saved: …"), with what it writes: the daemon's journal says what a power cut may
+    /// have interrupted (Tests/System/power-cut.sh judges the library by these lines).
+    public var logsSaves = false
 
     /// An appliance playing from `library` (a fresh temporary one when nil), importing with
     /// `importer` (in line when nil), with `audio` as its audio side. At once it boots and
@@ -91,8 +95,10 @@ public final class Appliance {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)
             case .persist(let persist):
+                if logsSaves { log("saving: \(Self.describe(persist))") }
                 do {
-                    try library.apply(persist)
+                    let saved = try library.apply(persist)
+                    if logsSaves { log(saved ? "saved: \(Self.describe(persist))" : "not saved (its part is gone): \(Self.describe(persist))") }
                 } catch {
                     log("\(error)")
                 }

@@ -150,6 +150,7 @@ public final class Daemon {
         c.settings.autoImport = configuration.autoImport
         appliance = try Appliance(c, audio: audio.engine, library: library, importer: importer)
         appliance.log = { log($0) }
+        appliance.logsSaves = true
     }
 
     /// The appliance's state (for tests and status); read it from the loop's thread or

@@ -239,7 +239,8 @@ public final class Library: Sendable {
         return nil
     }
 
-    static func settingRows(_ s: Settings) -> [(String, String)] {
+    /// The settings as stored: one `(key, value)` row each.
+    public static func settingRows(_ s: Settings) -> [(String, String)] {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),

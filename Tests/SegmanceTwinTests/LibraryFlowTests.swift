@@ -128,4 +128,34 @@ import Glibc
         #expect(appliance.state.pendingNotices.last?.lines == ["Import done", "1 new"])
         #expect(progress.count >= 2 && progress == progress.sorted(), "\(progress)")
     }
+
+    /// The daemon's journal names each write to the library before it starts and once it is
+    /// durable, with what it writes (Tests/System/power-cut.sh's daemon workload judges a
+    /// cut library by these lines): the volume gesture's settings, then the place at shutdown.
+    @Test func withLogsSavesEachWriteIsLoggedBeforeAndAfter() throws {
+        let stick = try stick()
+        let library = try Library(directory: try temp.make("library"))
+        #expect(Importer(library: library).run(stick) { _ in }.added == 1)
+        var configuration = Appliance.Configuration()
+        configuration.settings.volume = 50
+        configuration.settings.countdown = 0
+        let appliance = try Appliance(configuration, library: library)
+        let log = CollectedLines()
+        appliance.log = { log.lines.append($0) }
+        appliance.logsSaves = true
+        appliance.send(.encoderTurnedHolding(.play, 1))
+        appliance.advance(to: 5_000_000_000)
+        appliance.send(.shuttingDown)
+        let settings = "settings countdown=0 countdownBeforeRepeat=0 atPartEnd=stop volume=55 autoImport=0"
+            + " loopPause=0 loopPasses=0 lightIdle=0 countdownBeats=0 loopSnap=beat turnBy=seconds"
+        let place = "resume \"Counting\" part 1 \"Count\" frame 0"
+        #expect(log.lines == ["saving: \(settings)", "saved: \(settings)", "saving: \(place)", "saved: \(place)"])
+        #expect(try library.settings()?.volume == 55)
+        #expect(try library.resume()?.partTitle == "Count")
+    }
+}
+
+/// Log lines an appliance's closure appends to.
+private final class CollectedLines {
+    var lines: [String] = []
 }

@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 """The power-cut run of the board in a box (see power-cut.sh, which builds and calls this).
 
-usage: power_cut.py N [SEED]    (SEGMANCE_CUT_WORKLOADS=import,reimport,settings: which workloads)
+usage: power_cut.py N [SEED]    (SEGMANCE_CUT_WORKLOADS=import,reimport,settings,daemon: which workloads)
 
 Each boot of the box mounts the library's own disk (an ext4 image file, /dev/vda), shows
 what the library holds (guest/power-cut.sh's "[state]" lines), then runs a workload (an
-import, a re-import, or saving settings and the resume point) until the power is cut at a
-random moment (qemu killed). The next boot judges what it finds against what the previous
+import, a re-import, saving settings and the resume point with `segmance library`, or the
+daemon itself saving them as buttons are pressed) until the power is cut at a random moment
+(qemu killed). The next boot judges what it finds against what the previous
 one acknowledged before the cut (its "[cut]" lines): the library must be whole
 (`segmance library check`), every routine absent or exactly one version of it (its rows and
 its media, byte for byte, as a reference import on the host made them), and every write
 acknowledged before the cut still there: an import's routine, the settings (all the keys of
-one save: the last acknowledged or the one under way), the resume point. N cuts take N + 1
+one save: the last acknowledged or the one under way), the resume point. The daemon's saves
+are known from its log: "saving: …" before each write, "saved: …" once it is durable. N cuts take N + 1
 boots. Ends with "N cuts, D damaged"; the exit status is 1 when D > 0.
 """
 import hashlib, json, math, os, random, re, shutil, subprocess, sys, tempfile, time, wave
@@ -22,9 +24,9 @@ SEGMANCE = os.environ.get("SEGMANCE_CUT_BIN") or os.path.join(REPO, ".build/debu
 TITLES = ["Alpha", "Bravo", "Charlie"]
 # Cut this long after the workload starts (s): wide enough to land anywhere in an import of
 # a stick (several seconds in the box) or among many small saves.
-CUT_WINDOW = {"import": (0.1, 8.0), "reimport": (0.1, 8.0), "settings": (0.1, 4.0)}
+CUT_WINDOW = {"import": (0.1, 8.0), "reimport": (0.1, 8.0), "settings": (0.1, 4.0), "daemon": (0.1, 10.0)}
 # SEGMANCE_CUT_WORKLOADS=import,reimport: only those (to aim the cuts at one thing).
-WORKLOADS = [w for w in os.environ.get("SEGMANCE_CUT_WORKLOADS", "import,reimport,settings").split(",") if w]
+WORKLOADS = [w for w in os.environ.get("SEGMANCE_CUT_WORKLOADS", "import,reimport,settings,daemon").split(",") if w]
 COUNTDOWN = [0, 3, 5, 8, 10, 15, 20]
 PAUSE = [0, 1, 2, 3, 4, 5, 8, 10]
 PASSES = [0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20]
@@ -37,6 +39,29 @@ def settings_of(k):
             "loopPasses": str(PASSES[k % 11]), "lightIdle": str(IDLE[k % 6]),
             "countdownBeforeRepeat": str(k % 2), "autoImport": str(k // 2 % 2),
             "atPartEnd": ["stop", "next"][k // 4 % 2]}
+
+
+SETTING_KEYS = ("volume", "countdown", "loopPause", "loopPasses", "lightIdle", "countdownBeforeRepeat",
+                "autoImport", "atPartEnd")
+
+
+def settings_line(text):
+    """The settings of a daemon's "saving: settings K=V …" line, as `library settings --json` shows them."""
+    pairs = dict(pair.split("=", 1) for pair in text.split())
+    return {k: pairs[k] for k in SETTING_KEYS if k in pairs}
+
+
+def resume_key(routine, part, frame):
+    """A resume point as compared: routine, part (from 1) and frame."""
+    return f"{routine}/{part}/{frame}"
+
+
+def settings_name(settings, near):
+    """How a found settings value is printed: the k of the settings workload's save, or its volume."""
+    if settings is None:
+        return "none"
+    k = next((k for k in range(max(0, near - 3), near + 3) if settings_of(k) == settings), None)
+    return f"#{k}" if k is not None else f"volume {settings.get('volume')}"
 
 
 def write_tone(path, seconds, frequency, rate=44_100):
@@ -153,16 +178,16 @@ def judge(state, allowed, refs, ref_media):
         if ref_media.get(name) != digest:
             problems.append(f"media {name}: its bytes are not what the import wrote")
     settings = state["settings"]
-    k = next((k for k in allowed["settings"] if (settings_of(k) if k is not None else {}) == settings), "?")
-    found["settings"] = k
-    if k == "?":
+    found["settings"] = settings if settings else None
+    if found["settings"] not in allowed["settings"]:
         problems.append(f"settings {json.dumps(settings)}: neither of the saves "
-                        + ", ".join(str(k) for k in allowed["settings"]))
+                        + ", ".join(json.dumps(s) for s in allowed["settings"]))
     resume = state["resume"]
-    frame = None if resume is None else (resume.get("frame") if isinstance(resume, dict) else "?")
-    found["resume"] = frame
-    if frame not in allowed["resume"]:
-        problems.append(f"resume point {json.dumps(resume)}: expected frame "
+    point = None if resume is None else (resume_key(resume.get("routine"), resume.get("part"), resume.get("frame"))
+                                         if isinstance(resume, dict) else "?")
+    found["resume"] = point
+    if point not in allowed["resume"]:
+        problems.append(f"resume point {json.dumps(resume)}: expected "
                         + " or ".join(str(f) for f in allowed["resume"]))
     return problems, found
 
@@ -174,7 +199,25 @@ def expect(found, lines, next_k):
     step before it has ended, and its acknowledgement, if it gave one, came before."""
     acked = {t: found[t] for t in TITLES} | {"settings": found["settings"], "resume": found["resume"]}
     pending = {}
+    # The daemon's writes run beside the script's steps: what one has under way is its own.
+    daemon = {}
     for line in lines:
+        if m := re.match(r"(saving|saved): resume \"(.*)\" part (\d+) \".*\" frame (\d+)$", line):
+            value = resume_key(m.group(2), int(m.group(3)), int(m.group(4)))
+            if m.group(1) == "saving":
+                daemon["resume"] = value
+            else:
+                acked["resume"] = value
+                daemon.pop("resume", None)
+        elif m := re.match(r"(saving|saved): settings (.*)$", line):
+            value = settings_line(m.group(2))
+            if m.group(1) == "saving":
+                daemon["settings"] = value
+            else:
+                acked["settings"] = value
+                daemon.pop("settings", None)
+        elif line.startswith("not saved (its part is gone): resume"):
+            daemon.pop("resume", None)
         if line.startswith("[cut] op "):
             pending = {}
         if m := re.match(r"\[cut\] op import ([ab])$", line):
@@ -192,13 +235,19 @@ def expect(found, lines, next_k):
                 acked["resume"] = None
             pending = {}
         elif m := re.match(r"\[cut\] op (settings|resume) (\d+)$", line):
-            pending[m.group(1)] = int(m.group(2))
-            next_k = int(m.group(2)) + 1
+            k = int(m.group(2))
+            pending[m.group(1)] = settings_of(k) if m.group(1) == "settings" else resume_key(TITLES[0], 1, k)
+            next_k = k + 1
         elif m := re.match(r"\[cut\] ack (settings|resume) (\d+)$", line):
-            acked[m.group(1)] = int(m.group(2))
+            k = int(m.group(2))
+            acked[m.group(1)] = settings_of(k) if m.group(1) == "settings" else resume_key(TITLES[0], 1, k)
             pending = {}
     def either(key):
-        return [acked[key]] + ([pending[key]] if key in pending and pending[key] != acked[key] else [])
+        values = [acked[key]]
+        for under_way in (pending, daemon):
+            if key in under_way and under_way[key] not in values:
+                values.append(under_way[key])
+        return values
     return {"routines": {t: set(either(t)) for t in TITLES},
             "settings": either("settings"), "resume": either("resume")}, next_k
 
@@ -241,7 +290,7 @@ def main():
             problems, found = judge(state, allowed, refs, ref_media)
             recovered = sum(1 for l in state["check"] if l.startswith("recovered:"))
             shown = " ".join(f"{t}={found[t] or '-'}" for t in TITLES)
-            shown += f" settings={found['settings']} resume={found['resume']}"
+            shown += f" settings={settings_name(found['settings'], next_k)} resume={found['resume']}"
             if recovered:
                 shown += f", {recovered} leftover{'s' if recovered > 1 else ''} of the cut import removed"
             if problems:
@@ -261,10 +310,12 @@ def main():
         if status != 137:
             print(f"power-cut: boot {i + 1} ended with status {status} instead of the cut; console: {log}")
             sys.exit(1)
-        ops = sum(1 for l in lines if l.startswith("[cut] op "))
+        ops = sum(1 for l in lines if l.startswith(("[cut] op ", "[cut] step ")))
+        saves = sum(1 for l in lines if l.startswith("saved: "))
         kinds[workload] = kinds.get(workload, 0) + 1
         print(f"power-cut: cut {i + 1}/{cuts}: {workload}, {cut_after:.2f} s after it started "
-              f"(step {ops}: {next((l[9:] for l in reversed(lines) if l.startswith('[cut] op ')), 'none')}; "
+              f"(step {ops}: {next((l[6:] for l in reversed(lines) if l.startswith(('[cut] op ', '[cut] step '))), 'none')}"
+              + (f", {saves} saves by the daemon" if workload == "daemon" else "") + "; "
               f"boot {took:.1f} s, workload from {armed} s)", flush=True)
         allowed, next_k = expect(found, lines, next_k)
     print(f"power-cut: {', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}; "

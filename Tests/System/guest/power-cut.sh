@@ -7,6 +7,10 @@
 #   import     remove each routine, import a stick (first imports), the other stick next time
 #   reimport   import stick a, then stick b, … (every routine replaced each time)
 #   settings   save the settings and the resume point for k = K0, K0+1, … (SEGMANCE_CUT_K0)
+#   daemon     the daemon itself (`segmance run`, on the board's simulated hardware) saving
+#              as the performer plays: PLAY (pause: the place), NEXT and PREV (the place),
+#              PLAY held + a detent (the volume: the settings, 1.5 s later); its log says
+#              "saving: …" before each write and "saved: …" once it is durable
 # Before each step it prints "[cut] op …", after it what was acknowledged ("[cut] import X:
 # TITLE: added", "[cut] ack settings K"): what the host may expect to survive the cut.
 # MODE: first (a fresh disk: no state to show), cut, check (state only, then power off).
@@ -53,7 +57,7 @@ import() {   # import a|b
 }
 titles=$(cat "$work/titles")
 
-echo "[cut] armed"
+[ "$workload" = daemon ] || echo "[cut] armed"
 case $workload in
   import)
     stick=${SEGMANCE_CUT_FIRST:-a}
@@ -87,6 +91,46 @@ case $workload in
       "$seg" library resume --library "$lib" --routine "$first" --part 1 --frame "$k" > /dev/null \
         && echo "[cut] ack resume $k"
       k=$((k + 1))
+    done ;;
+  daemon)
+    # Presses as fingers make them, on the daemon's own lines (board/sim-vm.toml: PLAY 0,
+    # PREV 1, NEXT 2, the encoder 5 and 6); its saves are judged by its log lines.
+    step() { echo "[cut] step $*"; }
+    pull() { echo "$2" > "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP/sim_gpio$1/pull"; }
+    tap() { pull "$1" pull-down; sleep 0.08; pull "$1" pull-up; }
+    detent() {   # one EC11 detent: A leads B clockwise
+      local a=5 b=6
+      [ "$1" = cw ] || { a=6; b=5; }
+      pull $a pull-down; sleep 0.01; pull $b pull-down; sleep 0.01
+      pull $a pull-up; sleep 0.01; pull $b pull-up
+    }
+    alive() { kill -0 "$daemon" 2> /dev/null || { echo "[cut] the daemon exited"; wait "$daemon"; exit 1; }; }
+    . "$BOX_DIR/guest/hardware.sh"
+    box_gpio_sim && box_i2c_stub && box_sound || exit 1
+    first=${titles%% *}
+    "$seg" library show "$first" --library "$lib" > /dev/null 2>&1 || import a
+    mkdir -p /run/cut/media
+    cat > /run/cut/segmance.toml <<CONFIG
+board = "$(cd "$BOX_DIR/../.." && pwd)/board/sim-vm.toml"
+library = "$lib"
+media_root = "/run/cut/media"
+stick_status = "/run/cut/stick-status"
+auto_import = false
+realtime_priority = 70
+CONFIG
+    # Its log on the console as it writes it (tee: the lines are also read here for "ready").
+    "$seg" run --config /run/cut/segmance.toml 2>&1 | tee /run/cut/daemon.log &
+    sleep 0.1
+    daemon=$(pgrep -x segmance | head -1)
+    box_wait 60 "the daemon's ready line" grep -q "^ready: " /run/cut/daemon.log || exit 1
+    echo "[cut] armed"
+    turn=cw
+    while true; do
+      alive; step play; tap 0; sleep 0.4
+      alive; step next; tap 2; sleep 0.4
+      alive; step volume; pull 0 pull-down; sleep 0.1; detent $turn; sleep 0.05; pull 0 pull-up; sleep 0.4
+      alive; step prev; tap 1; sleep 1.2
+      if [ $turn = cw ]; then turn=ccw; else turn=cw; fi
     done ;;
   *) echo "power-cut: no workload $workload" >&2; exit 2 ;;
 esac
