@@ -82,6 +82,35 @@ import Glibc
         #expect(!rig.log.contains { $0.contains("dropped") || $0.contains("stopped") }, "\(rig.log)")
     }
 
+    /// No stretcher exists until the speed first leaves 100 %; then the control side makes
+    /// them and hands them over with that command: the render thread makes no heap call at
+    /// that first change nor while the part plays stretched, seeks and loops.
+    @Test func theStretchersAreMadeAtTheFirstSpeedChangeAndTheRenderThreadStillMakesNoHeapCall() throws {
+        let rig = try Rig(device: "null", probe: Replay.mallocProbe)
+        rig.play(0.2)
+        rig.send(.buttonPressed(.play))      // counts in 3 s, then plays at 100 %
+        rig.play(4)
+        #expect(rig.appliance.state.transport == .playing)
+        #expect(rig.engine.stretchVoices == 0, "no stretcher at 100 %")
+        rig.send(.encoderTurnedHolding(.loop, -5))   // the speed chord: 75 %
+        rig.play(1)
+        #expect(rig.appliance.state.speedPercent == 75)
+        #expect(rig.engine.stretchVoices == 3)
+        rig.send(.encoderTurned(2))          // seek +2 s: a crossfade of two stretched streams
+        rig.play(1)
+        rig.send(.encoderTurnedHolding(.loop, 10))   // 125 %
+        rig.play(1)
+        rig.send(.buttonPressed(.play))      // pause
+        rig.play(0.5)
+        rig.engine.stop(drain: true)
+        rig.appliance.pollAudio()
+
+        #expect(rig.engine.probeResult == 0)
+        #expect(rig.engine.xrunCount == 0)
+        #expect(rig.log.contains { $0.contains("3 stretchers made") }, "\(rig.log)")
+        #expect(!rig.log.contains { $0.contains("dropped") || $0.contains("stopped") || $0.contains("late") }, "\(rig.log)")
+    }
+
     @Test func positionAndReportsReachTheCore() throws {
         let rig = try Rig(device: "null", probe: nil)
         rig.send(.buttonPressed(.play))
