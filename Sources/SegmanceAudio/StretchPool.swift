@@ -223,8 +223,11 @@ public final class StretchStorage: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
         scratch.initialize(repeating: 0, count: StretchPool.block * 10)
         let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
-        // Warm-up on a burst of noise, so every path of the stretcher runs.
-        let noiseFrames = StretchPool.block * 8
+        // Warm-up on a burst of noise, so every path of the stretcher runs, long enough at
+        // each speed (32 blocks) that its buffers have all been through once: with fewer,
+        // the stretcher keeps touching new pages for its first seconds of playing (about
+        // 0.3 MB each, measured), page faults on the render thread.
+        let noiseFrames = StretchPool.block * 32
         let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
         defer { noise.deallocate() }
         var seed: UInt32 = 12_345
@@ -236,7 +239,7 @@ public final class StretchStorage: @unchecked Sendable {
             for speed: Int32 in [50, 150, 75] {
                 pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
                            clock: 0)
-                _ = pool.frame(i, Int64(noiseFrames / 2))
+                _ = pool.frame(i, Int64(noiseFrames) * Int64(speed) / 100)
             }
         }
         pool.invalidate()
