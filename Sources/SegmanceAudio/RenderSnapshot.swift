@@ -26,11 +26,15 @@ extension Renderer {
     /// Goes back to `snapshot`, taken from this renderer: the clock, the voices, ramps,
     /// loop, countdown and volume are as they were then. Reports not yet drained are
     /// forgotten (they belong to frames being rendered again); the count of dropped
-    /// reports is kept. Real-time safe.
+    /// reports and the stretch voices are kept. Real-time safe.
     public mutating func restore(_ snapshot: RenderSnapshot) {
         let dropped = state.droppedReports
+        // Stretch voices attached after the snapshot stay: the snapshot's streams (if any)
+        // ran on the same ones.
+        let pool = state.pool
         state = snapshot.state
         state.reportCount = 0
         state.droppedReports = dropped
+        state.pool = pool
     }
 }

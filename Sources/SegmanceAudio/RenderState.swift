@@ -56,8 +56,9 @@ struct RenderState {
     let accentLength: Int32
     let reports: UnsafeMutablePointer<RenderReport>
     let reportCapacity: Int
-    /// The stretchers for speeds other than 100 % (none: the speed stays 100).
-    let pool: StretchPool
+    /// The stretchers for speeds other than 100 % (none: the speed stays 100). Set once
+    /// (`Renderer.attach`); a restored snapshot keeps the renderer's.
+    var pool: StretchPool
     /// The play history, a ring: entry `i` at `history[i % historyCapacity]`.
     let history: UnsafeMutablePointer<PlayedSpan>
     let historyCapacity: Int

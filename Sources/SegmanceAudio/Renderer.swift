@@ -91,7 +91,13 @@ public struct Renderer: ~Copyable {
 
     /// Allocates all storage the render path will ever use and synthesizes the clicks.
     /// Lengths in `config` below 1 are taken as 1.
-    public init(sampleRate: Int = 48_000, config: RenderConfig = RenderConfig()) {
+    ///
+    /// With `deferringStretchers`, `config.stretchVoices` stretchers are not made here: the
+    /// owner makes a `StretchStorage` when the speed first leaves 100 % (off the render
+    /// thread) and hands its pool over with `attach` before the `setSpeed` that needs it.
+    /// Until then `setSpeed` is ignored (100 %). The real-time engine does this, so a
+    /// daemon that never changes speed holds no stretcher memory.
+    public init(sampleRate: Int = 48_000, config: RenderConfig = RenderConfig(), deferringStretchers: Bool = false) {
         let rate = max(1, sampleRate)
         self.sampleRate = rate
         self.config = config
@@ -103,8 +109,8 @@ public struct Renderer: ~Copyable {
                        sampleRate: rate)
         let capacity = max(1, config.reportCapacity)
         reportStorage = .allocate(capacity: capacity)
-        let made = StretchStorage.make(count: max(0, min(8, config.stretchVoices)), sampleRate: rate,
-                                       engine: Self.stretchEngine)
+        let made = deferringStretchers ? nil : StretchStorage.make(count: Self.stretchVoices(config), sampleRate: rate,
+                                                                   engine: Self.stretchEngine)
         stretch = made
         let pool = made?.pool ?? .empty
         historyStorage = .allocate(capacity: Self.historyCapacity)
@@ -131,12 +137,31 @@ public struct Renderer: ~Copyable {
     /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
     public static let stretchEngine = TimeStretcher.Engine.r3Short
 
+    /// The stretch voices `config` asks for (0...8).
+    public static func stretchVoices(_ config: RenderConfig) -> Int { max(0, min(8, config.stretchVoices)) }
+
+    /// Makes the stretch voices `config` asks for at `sampleRate`, warmed up (see
+    /// `StretchStorage.make`), for `attach`. Nil when it asks for none or one cannot be
+    /// made. Allocates: call off the render thread.
+    public static func makeStretchers(sampleRate: Int, config: RenderConfig) -> StretchStorage? {
+        StretchStorage.make(count: stretchVoices(config), sampleRate: max(1, sampleRate), engine: stretchEngine)
+    }
+
+    /// Hands the renderer its stretch voices (made with `makeStretchers` by the owner, who
+    /// keeps the storage alive as long as the renderer). A renderer that has voices keeps
+    /// the ones it has. Real-time safe: a pointer copy.
+    public mutating func attach(_ pool: StretchPool) {
+        guard state.pool.count == 0 else { return }
+        state.pool = pool
+    }
+
     /// Output frames a command may need beyond a deep buffer's rewind guard before its
     /// first chunk is ready: starting a stretched stream (reset, the start pad fed, the start
     /// delay run through) takes about 1.5 ms here, more than a 128-frame guard leaves. 0 when
     /// audio started now plays at 100 % and `next` does not change that.
     public func stretchGuardFrames(before next: RenderCommand?) -> Int {
-        guard state.pool.count > 0 else { return 0 }
+        // The configured voices, not the attached ones: the command may bring them.
+        guard Self.stretchVoices(config) > 0 else { return 0 }
         if case .setSpeed(let p)? = next { return p == 100 && state.speed == 100 ? 0 : Self.stretchStartFrames }
         return state.speed == 100 ? 0 : Self.stretchStartFrames
     }
@@ -144,7 +169,8 @@ public struct Renderer: ~Copyable {
     /// See `stretchGuardFrames`: 16 ms at 48 kHz.
     public static let stretchStartFrames = 768
 
-    /// Whether `setSpeed` can change the speed (the renderer has stretch voices).
+    /// Whether `setSpeed` can change the speed (the renderer has stretch voices, made in
+    /// `init` or attached).
     public var canChangeSpeed: Bool { state.pool.count > 0 }
 
     /// The speed in percent that audio started now plays at.

@@ -30,9 +30,11 @@ struct StretchSlot: @unchecked Sendable {
     var started: Int64 = 0
 }
 
-/// The stretch voices of a renderer: storage allocated once in `Renderer.init`, shared by
-/// every copy of the state (the snapshots), used by one thread at a time.
-struct StretchPool: @unchecked Sendable {
+/// The stretch voices of a renderer, as plain data (pointers into a `StretchStorage`):
+/// shared by every copy of the state (the snapshots), used by one thread at a time. It can
+/// cross the engine's command ring: the control side makes the storage when the speed
+/// first leaves 100 % and hands the pool to the render side (`Renderer.attach`).
+public struct StretchPool: @unchecked Sendable {
     /// Source frames fed per `process` call: a fixed block, so a stream's output does not
     /// depend on how the render calls split the timeline.
     static let block = 512
@@ -40,12 +42,26 @@ struct StretchPool: @unchecked Sendable {
     static let ringFrames: Int64 = 16_384
 
     let slots: UnsafeMutablePointer<StretchSlot>
-    let count: Int
+    /// The stretch voices.
+    public let count: Int
     /// Deinterleaved scratch: input left/right, output left/right, `block · 4` each.
     let scratch: UnsafeMutablePointer<Float>
 
-    static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
-                                   scratch: UnsafeMutablePointer(bitPattern: 16)!)
+    /// No stretch voices: the speed stays 100 %.
+    public static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
+                                          scratch: UnsafeMutablePointer(bitPattern: 16)!)
+
+    /// Whether there are no stretch voices.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Forgets every slot's stream (after a warm-up on scratch PCM the storage outlives).
+    func invalidate() {
+        var i = 0
+        while i < count {
+            slots[i].valid = false
+            i &+= 1
+        }
+    }
 
     var scratchFrames: Int { Self.block * 4 }
 
@@ -164,15 +180,20 @@ struct StretchPool: @unchecked Sendable {
 }
 
 /// Owns the stretchers, the slots, their rings and the scratch of a renderer's pool; frees
-/// them when the renderer goes.
-final class StretchStorage: @unchecked Sendable {
+/// them when the renderer (or, for a real-time engine, the engine) goes.
+public final class StretchStorage: @unchecked Sendable {
     let stretchers: [TimeStretcher]
-    let pool: StretchPool
+    /// The voices, for `Renderer.attach`.
+    public let pool: StretchPool
 
     private init(stretchers: [TimeStretcher], pool: StretchPool) {
         self.stretchers = stretchers
         self.pool = pool
     }
+
+    /// Forgets every stream the voices ran (a warm-up's, on PCM about to be freed), so no
+    /// later stream can be mistaken for one of them. Not while a renderer uses them.
+    public func forgetStreams() { pool.invalidate() }
 
     deinit {
         for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
@@ -182,9 +203,10 @@ final class StretchStorage: @unchecked Sendable {
     }
 
     /// Creates `count` stretchers and their rings, and runs each at both extreme speeds so
-    /// that every buffer it will ever use exists before the render thread calls it. Nil for
-    /// no stretchers, or when one cannot be created (the renderer then stays at 100 %).
-    static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine) -> StretchStorage? {
+    /// that every buffer it will ever use exists (and is touched) before the render thread
+    /// calls it. Nil for no stretchers, or when one cannot be created (the renderer then
+    /// stays at 100 %). Allocates: call off the render thread.
+    public static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine) -> StretchStorage? {
         var made: [TimeStretcher] = []
         for _ in 0..<count {
             guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
@@ -201,8 +223,11 @@ final class StretchStorage: @unchecked Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
         scratch.initialize(repeating: 0, count: StretchPool.block * 10)
         let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
-        // Warm-up on a burst of noise, so every path of the stretcher runs.
-        let noiseFrames = StretchPool.block * 8
+        // Warm-up on a burst of noise, so every path of the stretcher runs, long enough at
+        // each speed (32 blocks) that its buffers have all been through once: with fewer,
+        // the stretcher keeps touching new pages for its first seconds of playing (about
+        // 0.3 MB each, measured), page faults on the render thread.
+        let noiseFrames = StretchPool.block * 32
         let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
         defer { noise.deallocate() }
         var seed: UInt32 = 12_345
@@ -214,10 +239,10 @@ final class StretchStorage: @unchecked Sendable {
             for speed: Int32 in [50, 150, 75] {
                 pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
                            clock: 0)
-                _ = pool.frame(i, Int64(noiseFrames / 2))
+                _ = pool.frame(i, Int64(noiseFrames) * Int64(speed) / 100)
             }
-            slots[i].valid = false
         }
+        pool.invalidate()
         return StretchStorage(stretchers: made, pool: pool)
     }
 }

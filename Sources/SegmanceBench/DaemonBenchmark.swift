@@ -20,7 +20,7 @@ import Glibc
 ///
 /// It plays the part `prepare` imported into its library: a 3 s countdown,
 /// then an A–B loop over 10–18 s with the countdown again before every repeat, until
-/// SIGTERM. Prints `ready_ms=…`: from `--t0` (CLOCK_REALTIME ns when the caller started the
+/// SIGTERM (with `--speed N`, at N %). Prints `ready_ms=…`: from `--t0` (CLOCK_REALTIME ns when the caller started the
 /// process) to the daemon's "ready" line.
 enum DaemonBenchmark {
     static let pedal = "Bench Pedal"
@@ -54,6 +54,15 @@ enum DaemonBenchmark {
             """
         let profile: BoardProfile
         do { profile = try BoardProfile(parsing: profileText, file: "bench.toml") } catch { fail("\(error)") }
+        // `--speed N`: the part's saved speed, so it plays at N % (the memory with the stretchers).
+        if let speed = Int(option("speed", "")) {
+            do {
+                _ = try Library(directory: library, sampleRate: EngineBenchmarks.rate)
+                    .apply(.partSpeed(routine: "Bench", part: 0, partTitle: "Loop", speed: speed))
+            } catch {
+                fail("\(error)")
+            }
+        }
         let presser = PedalPresser(fifo: fifo)
         let lock = option("lock", "1") != "0"
         var environment = Daemon.Environment { try Daemon.Audio.realtime($0, priority: $1, lockMemory: lock) }

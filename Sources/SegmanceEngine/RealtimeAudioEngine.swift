@@ -25,6 +25,12 @@ import Glibc
 /// render thread reaches; `send(_ timed:)` applies at exactly `timed.frame` of the output
 /// (splitting a period there), which makes a run replayable frame for frame.
 ///
+/// **Speed.** No stretcher exists while the speed is 100 %: the first command that takes it
+/// elsewhere makes `configuration.render.stretchVoices` stretchers on the control side, warms
+/// them and the render code that uses them up (so, with memory locked on fault, the render
+/// thread takes no page fault on them), and hands them to the render side with that command.
+/// They stay until the engine goes.
+///
 /// **Deep buffer** (`configuration.rewind`, see `RewindingRenderLoop`): the thread keeps the
 /// whole device buffer full and sleeps until three quarters of it have played; a command wakes it
 /// (an eventfd), and it rewinds the device to apply the command at the first chunk boundary
@@ -62,6 +68,11 @@ public final class RealtimeAudioEngine: AudioEngine {
     private var logLines: [String] = []
     private var timings: [CommandTiming] = []
     private var reportedDrops = 0
+    /// The stretch voices, once the speed has left 100 %; the render side has their pool
+    /// when `stretchersHanded`.
+    private var stretchers: StretchStorage?
+    private var stretchersHanded = false
+    private var stretchersFailed = false
 
     /// Opens `configuration.device` and configures it.
     public convenience init(configuration: EngineConfiguration,
@@ -106,7 +117,7 @@ public final class RealtimeAudioEngine: AudioEngine {
         self.commandFD = commandFD
         context = .allocate(capacity: 1)
         context.initialize(to: RenderContext(
-            renderer: Renderer(sampleRate: granted.rate, config: configuration.render),
+            renderer: Renderer(sampleRate: granted.rate, config: configuration.render, deferringStretchers: true),
             pcm: output.handle, configuration: granted, rewind: configuration.rewind,
             pcmPollFDs: pollFDs, commandFD: commandFD,
             commandCapacity: configuration.commandCapacity, eventCapacity: configuration.eventCapacity,
@@ -244,7 +255,8 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// Hands a command to the render thread; it applies at the next period boundary.
     /// When the command ring is full the command is dropped and a log line says so.
     public func send(_ command: StampedCommand) {
-        enqueue(QueuedCommand(command: command, frame: QueuedCommand.nextBoundary))
+        enqueue(QueuedCommand(command: command, frame: QueuedCommand.nextBoundary,
+                              stretchers: stretchersToHand(with: command.command)))
     }
 
     /// Hands a command to the render thread to apply at exactly `timed.frame` of the
@@ -252,17 +264,73 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// False (and nothing queued) when the ring is full.
     @discardableResult
     public func send(_ timed: TimedCommand) -> Bool {
-        let queued = context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame))
-        if queued { wakeRenderThread() }
+        let stretchers = stretchersToHand(with: timed.command.command)
+        let queued = context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame,
+                                                                 stretchers: stretchers))
+        if queued {
+            if !stretchers.isEmpty { stretchersHanded = true }
+            wakeRenderThread()
+        }
         return queued
     }
 
     private func enqueue(_ queued: QueuedCommand) {
         if context.pointee.commands.push(queued) {
+            if !queued.stretchers.isEmpty { stretchersHanded = true }
             wakeRenderThread()
         } else {
             log("audio: command queue full (\(configuration.commandCapacity)); dropped epoch \(queued.command.epoch)")
         }
+    }
+
+    /// The stretch voices to hand over with `command`: made here the first time a speed
+    /// other than 100 % is sent (with the render code warmed up on them), until the render
+    /// side has them; `.empty` otherwise. Making them takes some tens of milliseconds, once.
+    private func stretchersToHand(with command: RenderCommand) -> StretchPool {
+        guard !stretchersHanded, case .setSpeed(let percent) = command, percent != 100 else { return .empty }
+        prepareStretchers(for: "speed \(percent) %")
+        return stretchers?.pool ?? .empty
+    }
+
+    /// Makes the stretch voices now, as the first speed other than 100 % would (they are
+    /// still handed over with that command): for a caller that knows a speed change is
+    /// coming and wants it to cost nothing then. Their memory is held from now on.
+    public func prepareStretchers() { prepareStretchers(for: "asked") }
+
+    /// Stretch voices made so far (`configuration.render.stretchVoices` once the speed has
+    /// left 100 % or `prepareStretchers()` was called; 0 before).
+    public var stretchVoices: Int { stretchers?.pool.count ?? 0 }
+
+    private func prepareStretchers(for reason: String) {
+        if stretchers == nil && !stretchersFailed {
+            let started = monotonicNanoseconds()
+            if let made = Renderer.makeStretchers(sampleRate: granted.rate, config: configuration.render) {
+                RenderWarmUp.run(configuration, stretchers: made)
+                stretchers = made
+                log("audio: \(reason): \(made.pool.count) stretchers made and warmed up in "
+                    + "\((monotonicNanoseconds() - started) / 1_000_000) ms")
+            } else {
+                stretchersFailed = true
+                if Renderer.stretchVoices(configuration.render) > 0 {
+                    log("audio: the stretchers could not be made; the speed stays 100 %")
+                }
+            }
+        }
+    }
+
+    /// Runs the render code through every path it has (`RenderWarmUp`), so that after
+    /// memory was given back (`ResidentSet.trim`) it is resident again before anything
+    /// plays. Once the render side has stretch voices, the speed paths too, on one
+    /// stretcher made for the purpose and freed after (the render thread's own are not
+    /// touched). Control side.
+    public func warmUp() {
+        guard stretchersHanded else {
+            RenderWarmUp.run(configuration)
+            return
+        }
+        var one = configuration
+        one.render.stretchVoices = 1
+        RenderWarmUp.run(one, stretchers: Renderer.makeStretchers(sampleRate: granted.rate, config: one.render))
     }
 
     /// With rewinds the render thread sleeps for most of a buffer: a command wakes it.

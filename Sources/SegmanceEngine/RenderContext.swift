@@ -11,6 +11,9 @@ struct QueuedCommand {
     var command: StampedCommand
     /// The output frame to apply at; `QueuedCommand.nextBoundary` for "as soon as possible".
     var frame: Int64
+    /// Stretch voices the render side attaches just before applying `command` (the first
+    /// speed other than 100 % brings them); `.empty` for none.
+    var stretchers: StretchPool = .empty
     static let nextBoundary = Int64.min
 }
 

@@ -101,6 +101,7 @@ enum RenderLoop {
                 if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
                     push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
                 }
+                if !queued.stretchers.isEmpty { c.pointee.renderer.attach(queued.stretchers) }
                 c.pointee.renderer.apply(queued.command)
                 applied = clock
                 if !pending {

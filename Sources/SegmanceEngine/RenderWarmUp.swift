@@ -12,8 +12,12 @@ public enum RenderWarmUp {
     /// seek, an A–B loop with a counted repeat, volume, pause, play, the next part taking
     /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration` renders. Returns the reports the
     /// timeline produced (which also keeps the work from being optimised away).
+    ///
+    /// The speed changes run on `stretchers` (their streams are forgotten afterwards); without,
+    /// they are ignored: stretch voices are made only when the speed first leaves 100 %
+    /// (`RealtimeAudioEngine`), and warmed up then, with the render code that uses them.
     @discardableResult
-    public static func run(_ configuration: EngineConfiguration) -> [AudioReport.Kind] {
+    public static func run(_ configuration: EngineConfiguration, stretchers: StretchStorage? = nil) -> [AudioReport.Kind] {
         let rate = configuration.rate
         let frames = rate * 2
         let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: frames * 2)
@@ -26,7 +30,9 @@ public enum RenderWarmUp {
         let bytes = UnsafeMutableRawPointer.allocate(byteCount: period * 2 * 4, alignment: 16)
         defer { bytes.deallocate() }
 
-        var renderer = Renderer(sampleRate: rate, config: configuration.render)
+        var renderer = Renderer(sampleRate: rate, config: configuration.render, deferringStretchers: true)
+        if let stretchers { renderer.attach(stretchers.pool) }
+        defer { stretchers?.forgetStreams() }
         let r = Int64(rate)
         // Times in tenths of a second: a counted start (audio from 1.0), a seek, a seamless
         // loop wrapping at 1.35, a counted one of two passes wrapping at 1.45, pausing 0.02 s,

@@ -82,6 +82,58 @@ import Glibc
         #expect(!rig.log.contains { $0.contains("dropped") || $0.contains("stopped") }, "\(rig.log)")
     }
 
+    /// No stretcher exists until the speed first leaves 100 %; then the control side makes
+    /// them and hands them over with that command: the render thread makes no heap call at
+    /// that first change nor while the part plays stretched, seeks and changes speed again.
+    @Test func theStretchersAreMadeAtTheFirstSpeedChangeAndTheRenderThreadStillMakesNoHeapCall() throws {
+        var configuration = EngineConfiguration(device: "null", lockMemory: false)
+        configuration.realtimePriority = nil
+        let engine = try RealtimeAudioEngine(configuration: configuration, probe: Replay.mallocProbe)
+        let frames = 48_000 * 20
+        let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: frames * 2)
+        defer { pcm.deallocate() }
+        for i in 0..<(frames * 2) { pcm[i] = Int16(truncatingIfNeeded: (i &* 7_919) % 20_000 - 10_000) }
+        var log: [String] = []
+        var epoch: UInt32 = 0
+        func send(_ command: RenderCommand) {
+            epoch += 1
+            engine.send(StampedCommand(command, epoch: epoch))
+        }
+        func play(_ seconds: Double) {
+            let target = engine.framesHanded + Int64(seconds * 48_000)
+            Replay.wait(engine, until: { engine.framesHanded >= target }) {
+                _ = engine.takeReports()
+                log += engine.takeLog()
+            }
+        }
+        try engine.start()
+        send(.load(PCMSlice(base: UnsafePointer(pcm), frames: Int64(frames))))
+        send(.play(from: 0, countdown: 0))
+        play(1)
+        #expect(engine.stretchVoices == 0, "no stretcher at 100 %")
+        send(.setSpeed(75))
+        #expect(engine.stretchVoices == 3)
+        play(1)
+        send(.seek(96_000))                  // a crossfade of two stretched streams
+        play(1)
+        send(.setSpeed(125))
+        play(1)
+        send(.setSpeed(100))
+        play(0.5)
+        send(.setSpeed(50))
+        play(0.5)
+        send(.pause)
+        play(0.2)
+        engine.stop(drain: true)
+        _ = engine.takeReports()
+        log += engine.takeLog()
+
+        #expect(engine.probeResult == 0)
+        #expect(engine.xrunCount == 0)
+        #expect(log.filter { $0.contains("stretchers made") }.count == 1, "\(log)")
+        #expect(!log.contains { $0.contains("dropped") || $0.contains("stopped") || $0.contains("late") }, "\(log)")
+    }
+
     @Test func positionAndReportsReachTheCore() throws {
         let rig = try Rig(device: "null", probe: nil)
         rig.send(.buttonPressed(.play))
