@@ -20,7 +20,10 @@ deploy/install-bench-deps.sh >/dev/null
 # Swift runtime and Foundation linked in (--static-swift-stdlib), so memory is measured as it
 # will be on a board.
 swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance-bench >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance >/dev/null
 bench="$PWD/.build-deb/release/segmance-bench"
+# The product's binary: the daemon's memory is counted without the libraries only the bench loads.
+export SEGMANCE_PRODUCT="$PWD/.build-deb/release/segmance"
 
 work=$(mktemp -d /tmp/segmance-engine-bench.XXXXXX)
 server="segbench-$$"
