@@ -1,18 +1,20 @@
-/// Whether the frame the daemon logged for each control is where the edge that made it
-/// says the music was.
+/// Whether the position the daemon logged for each control is where the edge that made it
+/// says the render thread was.
 ///
 /// At each deciding edge (a button coming up, an encoder's last step) the harness reads the
 /// loopback card's pointers from the kernel: the capture frame sounding then, and how far
 /// the daemon's render thread had written ahead of it (`Edges.renderedThrough`). Through
 /// the offset the audio comparison found there (capture = twin + offset), that is a twin
-/// frame; the control, placed at the frame the daemon logged, must lie within `tolerance`
-/// of it: the daemon reads its render thread's position after the edge, and the thread may
-/// have rendered a period in between.
+/// frame; the control, recognised in the twin where its music was at the position the
+/// daemon saw (`ControlRecord.seen`: for LOOP and a detent too, which act where they were
+/// heard but arrive where the render thread was), must lie within `tolerance` of it: the
+/// daemon reads its render thread's position after the edge, and the thread may have
+/// rendered a period in between.
 public struct EdgeAgreement: Sendable {
     public struct Entry: Equatable, Sendable {
         /// "press loop", "turn +1", …
         public var action: String
-        /// Where the twin placed the control (the daemon's logged frame).
+        /// Where the twin recognised the control (the position the daemon saw).
         public var placed: Int64
         /// Where the edge says the render thread was, in twin frames.
         public var edge: Int64
@@ -26,11 +28,7 @@ public struct EdgeAgreement: Sendable {
     /// Checks each control that acted on moving music (transport "playing").
     public init(records: [ControlRecord], placement: TwinScenario.Placement, edges: TwinScenario.Edges,
                 comparison: AudioComparison.Result, tolerance: Int64) {
-        // A control that acts where the music was heard (`ControlRecord.actsWhereHeard`)
-        // logs the frame heard at its down edge, not where the render thread was at the
-        // deciding edge read here; the twin presses it at that frame (`TwinScenario.place`),
-        // and the audio comparison holds the loop or seek it made to the twin's.
-        for (i, record) in records.enumerated() where record.transport == "playing" && !record.actsWhereHeard {
+        for (i, record) in records.enumerated() where record.transport == "playing" {
             guard i < placement.controlFrames.count, i < edges.renderedThrough.count else {
                 failures.append("\(record.action): no placement or edge for control \(i + 1)")
                 continue
@@ -47,7 +45,7 @@ public struct EdgeAgreement: Sendable {
             let entry = Entry(action: record.action, placed: placed, edge: through - Int64(offset))
             entries.append(entry)
             if abs(entry.difference) > tolerance {
-                failures.append("\(record.action): the daemon logged part \(record.part) frame \(record.frame) (twin frame \(placed)), "
+                failures.append("\(record.action): the daemon saw part \(record.part) frame \(record.seen) (twin frame \(placed)), "
                     + "\(entry.difference) frames from where its edge was (twin frame \(entry.edge)); at most \(tolerance) allowed")
             }
         }
