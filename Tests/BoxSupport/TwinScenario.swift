@@ -13,13 +13,17 @@ public struct ControlRecord: Equatable, Sendable {
     /// where the render thread was, so where a command the control sends applies (a period
     /// later at most). `frame` too, but for a control that acts where the music was heard.
     public var seen: Int64
+    /// The kernel's timestamp of the edge it acted at (CLOCK_MONOTONIC ns: a press's down
+    /// edge, a detent), from the `control edge:` line; nil when none was logged.
+    public var edgeInstant: Int64?
 
-    public init(action: String, part: Int, frame: Int64, transport: String, seen: Int64? = nil) {
+    public init(action: String, part: Int, frame: Int64, transport: String, seen: Int64? = nil, edgeInstant: Int64? = nil) {
         self.action = action
         self.part = part
         self.frame = frame
         self.transport = transport
         self.seen = seen ?? frame
+        self.edgeInstant = edgeInstant
     }
 
     /// The controls of a daemon's log, in order. A control that acts where the music was
@@ -32,6 +36,12 @@ public struct ControlRecord: Equatable, Sendable {
             if let record = ControlRecord(logLine: line) {
                 records.append(record)
             } else if let edge = line.firstRange(of: "control edge: "), let last = records.last,
+                      line[edge.upperBound...].hasPrefix(last.action + " at "), records[records.count - 1].edgeInstant == nil,
+                      let ns = line[edge.upperBound...].dropFirst(last.action.count + 4).split(separator: " ").first,
+                      let instant = Int64(ns) {
+                records[records.count - 1].edgeInstant = instant
+            }
+            if let edge = line.firstRange(of: "control edge: "), let last = records.last,
                       let heard = line.firstRange(of: " heard part "),
                       let frameMark = line[heard.upperBound...].firstRange(of: " frame "),
                       line[edge.upperBound...].hasPrefix(last.action + " at "), last.actsWhereHeard,
@@ -173,10 +183,15 @@ public struct TwinScenario: Sendable {
         /// For each control, the capture frame through which the daemon's render thread had
         /// rendered when its deciding edge was made (nil where unknown).
         public var renderedThrough: [Int64?]
+        /// For each control that acts where it was heard, the capture frame sounding at the
+        /// kernel's timestamp of its heard edge (LOOP going down, the detent's last step;
+        /// nil elsewhere).
+        public var soundingAtHeardEdge: [Int64?]
 
-        public init(captureOnset: Int64, renderedThrough: [Int64?]) {
+        public init(captureOnset: Int64, renderedThrough: [Int64?], soundingAtHeardEdge: [Int64?] = []) {
             self.captureOnset = captureOnset
             self.renderedThrough = renderedThrough
+            self.soundingAtHeardEdge = soundingAtHeardEdge
         }
     }
 
@@ -186,6 +201,9 @@ public struct TwinScenario: Sendable {
         public var text: String
         /// Twin frame of each control, in order.
         public var controlFrames: [Int64]
+        /// For each control that acts where it was heard, the twin frame that sounds the
+        /// frame it heard (nil for the others).
+        public var heardFrames: [Int64?] = []
         /// The audio commands, where they apply in the twin and their kind (marking A sends none).
         public var commands: [AudioComparison.Command]
         /// Twin frames at which audio commands apply.
@@ -231,6 +249,7 @@ public struct TwinScenario: Sendable {
         var speeds: [Int: Int64] = [:]
         var lines: [String] = []
         var controls: [Int64] = []
+        var heard: [Int64?] = Array(repeating: nil, count: records.count)
         var commands: [AudioComparison.Command] = []
 
         func fail(_ record: ControlRecord, _ why: String) -> Unplaceable {
@@ -282,6 +301,7 @@ public struct TwinScenario: Sendable {
         /// Returns that boundary, where its command applies.
         func heardPress(_ record: ControlRecord, index: Int) throws(Unplaceable) -> Int64 {
             let at = try boundary(record.frame, for: record, index: index, aligned: false)
+            heard[index] = at
             let recognised = try boundary(record.seen, for: record, index: index)
             let press = heardInstant(at + latency), release = recognised * 1_000_000_000 / rate
             try after(press, record)
@@ -374,6 +394,7 @@ public struct TwinScenario: Sendable {
                 // device's buffer later): the detent is placed there, and the twin's latency
                 // set so that the frame it hears then is the daemon's.
                 let at = try boundary(record.frame, for: record, index: index, aligned: false)
+                heard[index] = at
                 let applied = try boundary(record.seen, for: record, index: index)
                 let detent = applied * 1_000_000_000 / rate
                 let heardLatency = detent * rate / 1_000_000_000 - at
@@ -416,7 +437,7 @@ public struct TwinScenario: Sendable {
         }
         let end = previous + tailFrames
         lines.append("\(Self.seconds(end * 1_000_000_000 / rate))  end")
-        return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls,
+        return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls, heardFrames: heard,
                          commands: commands, endFrame: end)
     }
 

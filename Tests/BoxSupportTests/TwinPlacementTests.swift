@@ -133,8 +133,9 @@ import Testing
             "control edge: press loop at 12345678901 ns heard part 1 frame 95000",
             "control: press next at part 1 frame 99000 (playing)",
             "control edge: press next at 12445678901 ns heard part 1 frame 98000",
-        ]) == [ControlRecord(action: "press loop", part: 1, frame: 95_000, transport: "playing", seen: 96_000),
-               ControlRecord(action: "press next", part: 1, frame: 99_000, transport: "playing")])
+        ]) == [ControlRecord(action: "press loop", part: 1, frame: 95_000, transport: "playing", seen: 96_000,
+                             edgeInstant: 12_345_678_901),
+               ControlRecord(action: "press next", part: 1, frame: 99_000, transport: "playing", edgeInstant: 12_445_678_901)])
     }
 
     @Test func theComparisonTellsTheTwinFromATwinWhoseAWasOnePeriodLater() throws {
@@ -187,22 +188,31 @@ import Testing
         var frontier = third.controlFrames.map { Optional($0 + shift) }
         frontier[1]! -= 512
         frontier[2]! += 300
+        // What the capture pointer said was sounding at LOOP's down edges and the detent.
+        #expect(third.heardFrames == [nil, 336_000, 432_000, nil, 576_000 + 144_000 + 48_000, nil])
+        var sounding = third.heardFrames.map { $0.map { $0 + shift } }
+        sounding[1]! -= 100
+        sounding[2]! += 50
         let near = EdgeAgreement(records: records, placement: third,
-                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
                                  comparison: comparison, tolerance: 512)
         #expect(near.failures.isEmpty, "\(near.failures)")
-        // LOOP and a plain detent act where they were heard at their down edge, and are held
-        // to their deciding edge by the position the daemon saw as they arrived.
-        #expect(near.entries.map(\.action) == ["press loop", "press loop", "press next", "turn +1", "press play"],
+        // LOOP and a plain detent act where they were heard at their down edge (held to the
+        // frame sounding there), and are held to their deciding edge by the position the
+        // daemon saw as they arrived.
+        #expect(near.summary == "press loop +512 (heard +100), press loop -300 (heard -50), press next +0, turn +1 +0 (heard +0), press play +0",
                 "\(near.summary)")
-        #expect(near.entries.map(\.difference) == [512, -300, 0, 0, 0], "\(near.summary)")
-        // The daemon's frame 600 frames after its edge: more than a period.
+        // The daemon's frame 600 frames after its edge: more than a period; a mark 600
+        // frames from what sounded at its edge, likewise.
         frontier[3]! -= 600
+        sounding[2]! -= 650
         let far = EdgeAgreement(records: records, placement: third,
-                                edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
                                 comparison: comparison, tolerance: 512)
-        #expect(far.failures.count == 1)
-        #expect(far.failures.first?.hasPrefix("press next: the daemon saw part 1") == true, "\(far.failures)")
+        #expect(far.failures.count == 2)
+        #expect(far.failures.first?.hasPrefix("press loop: the daemon heard part 1 frame 192000 (twin frame 432000), 600 frames") == true,
+                "\(far.failures)")
+        #expect(far.failures.last?.hasPrefix("press next: the daemon saw part 1") == true, "\(far.failures)")
     }
 
     @Test func theLCDSequenceMatchesTheTwinsFramesWithRedrawsAndOtherClockDigits() throws {

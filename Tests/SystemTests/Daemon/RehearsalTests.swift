@@ -150,8 +150,20 @@ extension SystemTests {
             // The twin, on the same controls where their edges and the daemon's frames put them.
             let controls = rig.controls
             try #require(stimuli.count == controls.count, "\(stimuli.count) stimuli for \(controls.count) controls logged")
+            // What sounded at the kernel's timestamp of the edge each control that acts where
+            // heard heard the music at (LOOP going down, a detent's last step): the capture
+            // pointer read just before that edge was made, moved on by the time from the read
+            // to the kernel's timestamp.
+            let rate = Int64(rig.profile.audio.rate)
+            let heardEdges = zip(controls, stimuli).map { control, played -> Int64? in
+                guard control.actsWhereHeard, let instant = control.edgeInstant else { return nil }
+                let turn = control.action.hasPrefix("turn")
+                guard let pointers = turn ? played.pointers : played.downPointers else { return nil }
+                return pointers.captureFrame + (instant - (turn ? played.edge : played.downRead)) * rate / 1_000_000_000
+            }
             let edges = TwinScenario.Edges(captureOnset: Int64(firstTick),
-                                           renderedThrough: stimuli.map { $0.pointers?.renderedThrough })
+                                           renderedThrough: stimuli.map { $0.pointers?.renderedThrough },
+                                           soundingAtHeardEdge: heardEdges)
             let period = rig.profile.audio.periodFrames
             let scenario = TwinScenario(countdownSeconds: 3,
                                         kinds: .init(devicePeriodFrames: period, rampFrames: Self.rampFrames))
@@ -173,7 +185,9 @@ extension SystemTests {
                     "every command applied at least a period later than the twin: \(result.summary)")
             // Each control where its edge says: the frame the daemon logged is within one
             // period of where its render thread was when the button changed, give or take
-            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250).
+            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250); and for
+            // LOOP and a detent, the frame it heard within as much of what the capture
+            // pointer says was sounding at the kernel's timestamp of its heard edge.
             let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
             let agreement = EdgeAgreement(records: controls, placement: placement, edges: edges,
                                           comparison: result, tolerance: Int64(period) + jiffy)
