@@ -103,11 +103,12 @@ public final class Daemon {
     private var lastFrame: Frame?
     /// An import ended since its code was last given back (`giveBackImportCode`).
     private var importRanCode = false
-    /// The core's clock counts from here (the monotonic time the daemon was made), as the
-    /// twin's virtual time counts from 0: a notice raised while booting (the title of the
-    /// routine restored) is stamped with time 0 and must last its duration from the start,
-    /// not expire at the first tick.
-    private let clockOrigin: Int64
+    /// The core's clock counts from here (the monotonic time `run` began: the first frame
+    /// is shown then), as the twin's virtual time counts from 0: a notice raised while
+    /// booting (the title of the routine restored) is stamped with time 0 and must last its
+    /// duration from the start, not expire at the first tick — nor while the devices were
+    /// opened, which took over 1.5 s on a loaded VM, so that the title was never shown.
+    private var clockOrigin: Int64
 
     /// Opens every device of the board. Signals are blocked from here on, so make the
     /// daemon before starting other threads.
@@ -165,6 +166,7 @@ public final class Daemon {
     public func run() throws {
         try display.start()
         var now = environment.clock()
+        clockOrigin = now
         appliance.send(.clock(now - clockOrigin))
         dispatch(inputs.start(now: now), instants: [])
         // Sticks already mounted when the daemon starts are offered like new ones.

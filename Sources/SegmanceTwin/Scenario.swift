@@ -10,6 +10,7 @@ import SegmanceCore
 ///     22.0  double select     # two taps 150 ms apart
 ///     23.0  chord play +3     # PLAY held while the encoder turns 3 detents (the volume)
 ///     24.0  speed 75          # the part's speed set to 75 % (as LOOP held + encoder would)
+///     24.5  latency 2048      # what sounds from now on was rendered 2048 frames earlier
 ///     25.0  stick fixtures/stick-1
 ///     31.0  unstick
 ///     40.0  end
@@ -28,6 +29,10 @@ public struct Scenario: Equatable, Sendable {
         /// The part's speed set to this percent, as with LOOP held and the encoder turned
         /// (the detents from the speed then to this one).
         case speed(Int)
+        /// The output sounds this many frames after it is rendered, as through a device's
+        /// buffer (0 at the start): a control that acts where the music was heard (a mark, a
+        /// seek) takes the frame rendered that long before its instant.
+        case latency(Int)
         case stick(String)
         case unstick
         case end
@@ -106,13 +111,17 @@ public struct Scenario: Equatable, Sendable {
                       Player.speedRange.contains(n), n % Player.speedStep == 0
                 else { throw fail("speed needs a percent from 50 to 150 in steps of 5, e.g. 'speed 75'") }
                 action = .speed(n)
+            case "latency":
+                guard args.count == 1, let n = Int(args[0]), n >= 0
+                else { throw fail("latency needs a number of frames from 0 on, e.g. 'latency 2048'") }
+                action = .latency(n)
             case "stick":
                 guard !args.isEmpty else { throw fail("stick needs a folder") }
                 action = .stick(args.joined(separator: " "))
             case "unstick": action = .unstick
             case "end": action = .end
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, stick, unstick, end)")
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)")
             }
             steps.append(Step(time: time, action: action, line: line))
         }

@@ -19,6 +19,11 @@ public final class TwinAudio: AudioEngine {
         renderer.apply(command)
     }
 
+    /// Frames between rendering and sounding, as a device's buffer holds them (0: the
+    /// twin's output sounds the moment it is rendered). Only where a control hears the
+    /// music (`heard(at:)`) depends on it: the box's rehearsal gives it the daemon's.
+    public var latencyFrames: Int64 = 0
+
     /// Output frames rendered so far.
     public var clock: Int64 { renderer.clock }
 
@@ -26,11 +31,11 @@ public final class TwinAudio: AudioEngine {
 
     public var position: (frame: Int64, epoch: UInt32) { (renderer.position, renderer.epoch) }
 
-    /// Virtual time `time` (ns) is output frame `time · rate / 10⁹`: the twin's output
-    /// sounds the moment it is rendered. Nil for a frame not rendered yet.
+    /// Virtual time `time` (ns) is output frame `time · rate / 10⁹`, which sounds the
+    /// output rendered `latencyFrames` before it. Nil for a frame not rendered yet.
     public func heard(at time: Int64) -> HeardFrame? {
-        let frame = time * Int64(renderer.sampleRate) / 1_000_000_000
-        guard time >= 0, frame < renderer.clock else { return nil }
+        let frame = time * Int64(renderer.sampleRate) / 1_000_000_000 - latencyFrames
+        guard time >= 0, frame >= 0, frame < renderer.clock else { return nil }
         return renderer.heard(atOutput: frame)
     }
 

@@ -59,13 +59,14 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String), unstick, speed(Int) }
+        enum Input { case edge(Edge), stick(String), unstick, speed(Int), latency(Int) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
             case .stick(let path): inputs.append((step.time, inputs.count, .stick(path)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
             case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
+            case .latency(let n): inputs.append((step.time, inputs.count, .latency(n)))
             default:
                 for e in board.edges(for: step.action, at: step.time) {
                     inputs.append((e.timestamp, inputs.count, .edge(e)))
@@ -100,6 +101,8 @@ public struct TwinRun {
                     appliance.advance(to: item.time)
                     let detents = (n - appliance.state.speedPercent) / Player.speedStep
                     if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
+                case .latency(let n):
+                    twin.latencyFrames = Int64(n)
                 }
             }
             appliance.advance(to: now)

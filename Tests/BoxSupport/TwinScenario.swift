@@ -9,29 +9,42 @@ public struct ControlRecord: Equatable, Sendable {
     public var frame: Int64
     /// "stopped", "paused", "playing", "counting down 2".
     public var transport: String
+    /// The part position the reducer saw as the control arrived (the control line's frame):
+    /// where the render thread was, so where a command the control sends applies (a period
+    /// later at most). `frame` too, but for a control that acts where the music was heard.
+    public var seen: Int64
+    /// The kernel's timestamp of the edge it acted at (CLOCK_MONOTONIC ns: a press's down
+    /// edge, a detent), from the `control edge:` line; nil when none was logged.
+    public var edgeInstant: Int64?
 
-    public init(action: String, part: Int, frame: Int64, transport: String) {
+    public init(action: String, part: Int, frame: Int64, transport: String, seen: Int64? = nil, edgeInstant: Int64? = nil) {
         self.action = action
         self.part = part
         self.frame = frame
         self.transport = transport
+        self.seen = seen ?? frame
+        self.edgeInstant = edgeInstant
     }
 
     /// The controls of a daemon's log, in order. A control that acts where the music was
     /// heard (LOOP, PREV, a turn) takes the frame of the `control edge:` line after it
-    /// ("… heard part 1 frame 95000"), the frame it acted at; others keep the position the
-    /// reducer saw.
+    /// ("… heard part 1 frame 95000"), the frame it acted at, and keeps the position the
+    /// reducer saw as `seen`; others act at the position the reducer saw.
     public static func records(fromLog lines: [String]) -> [ControlRecord] {
         var records: [ControlRecord] = []
         for line in lines {
             if let record = ControlRecord(logLine: line) {
                 records.append(record)
             } else if let edge = line.firstRange(of: "control edge: "), let last = records.last,
+                      line[edge.upperBound...].hasPrefix(last.action + " at "), records[records.count - 1].edgeInstant == nil,
+                      let ns = line[edge.upperBound...].dropFirst(last.action.count + 4).split(separator: " ").first,
+                      let instant = Int64(ns) {
+                records[records.count - 1].edgeInstant = instant
+            }
+            if let edge = line.firstRange(of: "control edge: "), let last = records.last,
                       let heard = line.firstRange(of: " heard part "),
                       let frameMark = line[heard.upperBound...].firstRange(of: " frame "),
-                      line[edge.upperBound...].hasPrefix(last.action + " at "),
-                      last.action == "press loop" || last.action == "press prev"
-                          || (last.action.hasPrefix("turn ") && !last.action.hasSuffix(" holding play")),
+                      line[edge.upperBound...].hasPrefix(last.action + " at "), last.actsWhereHeard,
                       let frame = Int64(line[frameMark.upperBound...]) {
                 records[records.count - 1].frame = frame
             }
@@ -40,9 +53,10 @@ public struct ControlRecord: Equatable, Sendable {
     }
 
     /// Whether the control acts where the music was heard as it went down (LOOP, PREV, a
-    /// detent without PLAY held): its frame is the one the daemon's `control edge:` line gives.
+    /// detent without PLAY or LOOP held: those set the volume and the speed): its frame is the one the daemon's `control edge:` line gives.
     public var actsWhereHeard: Bool {
-        action == "press loop" || action == "press prev" || (action.hasPrefix("turn ") && !action.hasSuffix(" holding play"))
+        action == "press loop" || action == "press prev"
+            || (action.hasPrefix("turn ") && !action.hasSuffix(" holding play") && !action.hasSuffix(" holding loop"))
     }
 
     /// Parses a daemon log line; nil for other lines.
@@ -63,14 +77,23 @@ public struct ControlRecord: Equatable, Sendable {
 /// the music: a scenario for `segmance sim`, and the twin frames at which audio commands
 /// apply (for `AudioComparison`).
 ///
-/// The daemon logs the part position each control acted at (its render thread's position,
-/// a period boundary). The twin applies an input at the first period boundary at or after
-/// its time, with the position it has there; while music plays the twin's position moves
-/// one frame a frame from a known anchor (the music's start after a countdown, the A of a
-/// loop it wrapped to, the target of a seek), so the boundary where it equals the logged
-/// position is known exactly, and the input is placed there. A press is released at that
-/// boundary (presses are recognised at the release: a long press is still possible until
-/// then); an encoder detent completes there.
+/// The daemon logs the part position each control arrived at (its render thread's
+/// position, a period boundary: where the command it sends applies). The twin applies an
+/// input at the first period boundary at or after its time, with the position it has
+/// there; while music plays the twin's position moves one frame a frame (at another speed,
+/// speed/100 of a frame) from a known anchor (the music's start after a countdown, the A of
+/// a loop it wrapped to, the target of a seek, a speed change), so the boundary where it
+/// equals the logged position is known exactly, and the input is placed there. A press is
+/// released at that boundary (presses are recognised at the release: a long press is still
+/// possible until then); an encoder detent completes there.
+///
+/// LOOP and a plain detent act where the music was heard as the button went down (the
+/// daemon's `control edge:` line, `ControlRecord.frame`), a device's buffer behind the
+/// render thread, and apply where the render thread was (`ControlRecord.seen`): LOOP goes
+/// down in the twin at the instant its heard frame sounds and comes up at the boundary of
+/// the position seen; a detent completes at that boundary, with the twin's `latency` (what
+/// it hears is what it rendered that many frames before) set to the daemon's there, so
+/// that it hears the daemon's frame.
 ///
 /// Inside an A–B loop a position comes round once a pass: the control is placed in the
 /// pass its edge says (`Edges`: where the daemon's render thread was when the button
@@ -80,7 +103,8 @@ public struct ControlRecord: Equatable, Sendable {
 /// LOOP (mark A, mark B at the current position, which wraps to A at once; the loop then
 /// wraps at B), NEXT while playing (the next part counts in from its start), encoder ±1
 /// while playing with no A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1
-/// holding play": PLAY goes down before the detent and up after it; the music moves on).
+/// holding play": PLAY goes down before the detent and up after it; the music moves on),
+/// the speed (encoder ±1 while LOOP is held, with no A–B loop: ±5 %, the same way).
 /// Anything else throws: it would need a model it does not have. Each command carries the
 /// kind the audio comparison judges it by (`kinds`).
 public struct TwinScenario: Sendable {
@@ -117,6 +141,11 @@ public struct TwinScenario: Sendable {
         public var loop: AudioComparison.CommandKind
         /// A detent: a seek crossfaded (the daemon first makes the pages at the target resident).
         public var seek: AudioComparison.CommandKind
+        /// LOOP held while the encoder turns: the speed, crossfaded into a stretched stream
+        /// from the position the render side was at. Applied a period later, the stream
+        /// starts from another frame and is other audio (not the same, later): nothing to
+        /// allow.
+        public var speed: AudioComparison.CommandKind
         /// NEXT: the part ramps out, the next counts in (the daemon first maps the next part
         /// and makes its start resident: up to three periods seen on a loaded host).
         public var part: AudioComparison.CommandKind
@@ -125,10 +154,16 @@ public struct TwinScenario: Sendable {
         /// PLAY while playing: the ramp out, then silence within one period more.
         public var pause: AudioComparison.CommandKind
 
+        /// The device's period: how much later than where the daemon saw it a command
+        /// applies when the render thread began a period in between.
+        public var devicePeriodFrames: Int
+
         public init(devicePeriodFrames period: Int, rampFrames ramp: Int) {
+            devicePeriodFrames = period
             start = .init(name: "start", rampFrames: 0, maxLagGrowth: 0, realigns: true)
             loop = .init(name: "loop", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
             seek = .init(name: "seek", rampFrames: ramp, maxLagGrowth: 2 * period)
+            speed = .init(name: "speed", rampFrames: ramp, maxLagGrowth: 0)
             part = .init(name: "part", rampFrames: ramp, maxLagGrowth: 4 * period)
             volume = .init(name: "volume", rampFrames: ramp, maxLagGrowth: 2 * period, movesMusic: false)
             pause = .init(name: "pause", rampFrames: ramp, maxLagGrowth: period)
@@ -148,10 +183,15 @@ public struct TwinScenario: Sendable {
         /// For each control, the capture frame through which the daemon's render thread had
         /// rendered when its deciding edge was made (nil where unknown).
         public var renderedThrough: [Int64?]
+        /// For each control that acts where it was heard, the capture frame sounding at the
+        /// kernel's timestamp of its heard edge (LOOP going down, the detent's last step;
+        /// nil elsewhere).
+        public var soundingAtHeardEdge: [Int64?]
 
-        public init(captureOnset: Int64, renderedThrough: [Int64?]) {
+        public init(captureOnset: Int64, renderedThrough: [Int64?], soundingAtHeardEdge: [Int64?] = []) {
             self.captureOnset = captureOnset
             self.renderedThrough = renderedThrough
+            self.soundingAtHeardEdge = soundingAtHeardEdge
         }
     }
 
@@ -161,6 +201,9 @@ public struct TwinScenario: Sendable {
         public var text: String
         /// Twin frame of each control, in order.
         public var controlFrames: [Int64]
+        /// For each control that acts where it was heard, the twin frame that sounds the
+        /// frame it heard (nil for the others).
+        public var heardFrames: [Int64?] = []
         /// The audio commands, where they apply in the twin and their kind (marking A sends none).
         public var commands: [AudioComparison.Command]
         /// Twin frames at which audio commands apply.
@@ -173,29 +216,54 @@ public struct TwinScenario: Sendable {
         public var description: String
     }
 
+    /// Where the twin's music is: twin frame `frame` sounds part position `position`, and
+    /// from there on frame `frame + k` sounds `position + k·speed/100` (rounded down, as
+    /// the render side's stretched voice counts).
+    struct Anchor {
+        var frame: Int64
+        var position: Int64
+        var speed: Int64 = 100
+
+        /// The first twin frame at or after `frame` that sounds `target`.
+        func firstFrame(sounding target: Int64) -> Int64 {
+            let d = target - position
+            return frame + (speed == 100 || d <= 0 ? d * 100 / speed : (d * 100 + speed - 1) / speed)
+        }
+
+        func position(at twinFrame: Int64) -> Int64 { position + (twinFrame - frame) * speed / 100 }
+    }
+
     /// Places `records` (the daemon's control log, in order); with `edges`, each control
     /// inside an A–B loop goes in the pass its edge was made in.
     public func place(_ records: [ControlRecord], edges: Edges? = nil) throws(Unplaceable) -> Placement {
-        /// Twin frame `frame` sounds part position `position`, and position moves with frames.
-        var anchor: (frame: Int64, position: Int64)?
+        var anchor: Anchor?
         var markA: Int64?
         /// The A–B loop the music wraps in, from the anchor on (the anchor is at A).
         var loop: Range<Int64>?
         var previous: Int64 = 0
         /// capture frame = twin frame + shift, from the first start's first tick.
         var shift: Int64?
+        /// The twin's `latency` (frames between rendering and sounding), as last set.
+        var latency: Int64 = 0
+        /// Each part's speed as set in this run (1-based part → percent; 100 when not set).
+        var speeds: [Int: Int64] = [:]
         var lines: [String] = []
         var controls: [Int64] = []
+        var heard: [Int64?] = Array(repeating: nil, count: records.count)
         var commands: [AudioComparison.Command] = []
 
         func fail(_ record: ControlRecord, _ why: String) -> Unplaceable {
             Unplaceable(description: "control \"\(record.action)\" at part \(record.part) frame \(record.frame) (\(record.transport)): \(why)")
         }
-        func boundary(for record: ControlRecord, index: Int, aligned: Bool = true) throws(Unplaceable) -> Int64 {
+        /// The twin frame that sounds part position `position` for `record`: on a period
+        /// boundary (where an input applies) unless not `aligned` (where it was heard).
+        func boundary(_ position: Int64, for record: ControlRecord, index: Int,
+                      aligned: Bool = true) throws(Unplaceable) -> Int64 {
             guard let anchor else { throw fail(record, "the music is not moving in the twin") }
-            var frame = anchor.frame + (record.frame - anchor.position)
+            var frame = anchor.firstFrame(sounding: position)
             if let loop {
-                guard loop.contains(record.frame) else { throw fail(record, "the music loops in \(loop), the frame is outside it") }
+                guard anchor.speed == 100 else { throw fail(record, "an A–B loop at \(anchor.speed) % is not modelled") }
+                guard loop.contains(position) else { throw fail(record, "the music loops in \(loop), the frame is outside it") }
                 let length = loop.upperBound - loop.lowerBound
                 // The first pass after the previous input, or the pass nearest the edge.
                 while frame <= previous { frame += length }
@@ -204,8 +272,17 @@ public struct TwinScenario: Sendable {
                     while abs(frame + length - estimate) < abs(frame - estimate) { frame += length }
                 }
             }
-            guard !aligned || frame % periodFrames == 0 else {
-                throw fail(record, "frame \(frame) is not on a \(periodFrames)-frame boundary of the twin")
+            if aligned && anchor.speed == 100 {
+                guard frame % periodFrames == 0 else {
+                    throw fail(record, "frame \(frame) is not on a \(periodFrames)-frame boundary of the twin")
+                }
+            } else if aligned {
+                // At another speed a position sounds for one or two frames: the boundary among them.
+                let first = frame
+                frame = (frame + periodFrames - 1) / periodFrames * periodFrames
+                guard anchor.position(at: frame) == position else {
+                    throw fail(record, "no \(periodFrames)-frame boundary of the twin sounds position \(position) at \(anchor.speed) % (from frame \(first))")
+                }
             }
             guard frame > previous else { throw fail(record, "it would come before the previous input in the twin") }
             return frame
@@ -213,12 +290,26 @@ public struct TwinScenario: Sendable {
         /// The first nanosecond at which twin frame `frame` is the one sounding (rounded up,
         /// so that the frame heard at an input placed there is `frame` itself).
         func heardInstant(_ frame: Int64) -> Int64 { (frame * 1_000_000_000 + rate - 1) / rate }
-        /// The first period boundary at or after the instant `nanoseconds` (where an input
-        /// recognised then is applied).
-        func recognisedAt(_ nanoseconds: Int64) -> Int64 {
-            ((nanoseconds * rate + 999_999_999) / 1_000_000_000 + periodFrames - 1) / periodFrames * periodFrames
-        }
         let playing = { (record: ControlRecord) in record.transport == "playing" }
+        func after(_ instant: Int64, _ record: ControlRecord) throws(Unplaceable) {
+            guard instant > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+        }
+        /// LOOP acts where it was heard (the daemon's `control edge:` line, its down edge)
+        /// and is recognised at its release, where the daemon saw the render thread's
+        /// position (`seen`: a device's buffer and the press later): pressed at the instant
+        /// the heard frame sounds in the twin, released at the boundary that sounds `seen`.
+        /// Returns that boundary, where its command applies.
+        func heardPress(_ record: ControlRecord, index: Int) throws(Unplaceable) -> Int64 {
+            let at = try boundary(record.frame, for: record, index: index, aligned: false)
+            heard[index] = at
+            let recognised = try boundary(record.seen, for: record, index: index)
+            let press = heardInstant(at + latency), release = recognised * 1_000_000_000 / rate
+            try after(press, record)
+            guard release > press else { throw fail(record, "the position seen (\(record.seen)) does not follow the one heard") }
+            lines.append("\(Self.seconds(press))  press loop")
+            lines.append("\(Self.seconds(release))  release loop")
+            return recognised
+        }
 
         for (index, record) in records.enumerated() {
             let frame: Int64
@@ -230,68 +321,92 @@ public struct TwinScenario: Sendable {
                 let onset = frame + countdownSeconds * rate
                 // The count-in's first tick sounds at the frame the start applies.
                 if shift == nil, let edges { shift = edges.captureOnset - frame }
-                anchor = (onset, record.frame)
+                anchor = Anchor(frame: onset, position: record.frame, speed: speeds[record.part] ?? 100)
                 loop = nil
                 kind = kinds.start
             case "press play" where playing(record):
-                frame = try boundary(for: record, index: index)
+                frame = try boundary(record.frame, for: record, index: index)
                 anchor = nil
                 kind = kinds.pause
             case "press loop" where playing(record) && markA == nil && loop == nil:
-                // A mark is the frame heard as the button went down (the daemon's `control
-                // edge:` line): the press goes down there, recognised at its release.
-                let at = try boundary(for: record, index: index, aligned: false)
-                let press = heardInstant(at)
-                guard press > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
-                lines.append("\(Self.seconds(press))  press loop")
-                lines.append("\(Self.seconds(press + pressNanoseconds))  release loop")
+                let recognised = try heardPress(record, index: index)
                 markA = record.frame
-                controls.append(at)
-                previous = recognisedAt(press + pressNanoseconds)
+                controls.append(recognised)
+                previous = recognised
                 continue
             case "press loop" where playing(record) && markA != nil:
-                // B likewise; the loop arrives at B's release, when the music has gone past
-                // B: it wraps to A at once, as far past A as the music had gone past B
+                // B likewise; the loop arrives where the daemon saw the music, past B: it
+                // wraps to A at once, as far past A as the music had gone past B
                 // (RenderState.wrapLoop), and at B after.
-                let at = try boundary(for: record, index: index, aligned: false)
-                let press = heardInstant(at)
-                guard press > previous * 1_000_000_000 / rate, let moving = anchor else {
-                    throw fail(record, "too close to the previous input")
-                }
-                lines.append("\(Self.seconds(press))  press loop")
-                lines.append("\(Self.seconds(press + pressNanoseconds))  release loop")
-                let applied = recognisedAt(press + pressNanoseconds)
+                let applied = try heardPress(record, index: index)
                 let a = markA!, b = record.frame
-                let over = moving.position + (applied - moving.frame) - b
-                anchor = (applied, over > 0 && over < b - a ? a + over : a)
+                let over = record.seen - b
+                anchor = Anchor(frame: applied, position: over > 0 && over < b - a ? a + over : a)
                 loop = a ..< b
                 markA = nil
-                controls.append(at)
+                controls.append(applied)
                 commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.loop))
                 previous = applied
                 continue
             case "press next" where playing(record):
-                frame = try boundary(for: record, index: index)
-                anchor = (frame + countdownSeconds * rate, 0)
+                frame = try boundary(record.frame, for: record, index: index)
+                anchor = Anchor(frame: frame + countdownSeconds * rate, position: 0, speed: speeds[record.part + 1] ?? 100)
                 markA = nil
                 loop = nil
                 kind = kinds.part
             case "turn +1 holding play" where playing(record), "turn -1 holding play" where playing(record):
-                frame = try boundary(for: record, index: index)
+                frame = try boundary(record.frame, for: record, index: index)
                 kind = kinds.volume
+            case "turn +1 holding loop" where playing(record) && loop == nil,
+                 "turn -1 holding loop" where playing(record) && loop == nil:
+                // The speed, 5 % a detent: from the position the render thread was at on, at
+                // the new speed — where the daemon saw it, or a device period or two later
+                // when the render thread began one in between. The next control's position
+                // says which (only one of them puts it on the twin's grid at 95 %; where more
+                // would, the earliest is taken), and the twin changes speed there.
+                frame = try boundary(record.frame, for: record, index: index)
+                let speed = min(150, max(50, anchor!.speed + (record.action.hasPrefix("turn +") ? 5 : -5)))
+                speeds[record.part] = speed
+                let period = Int64(kinds.devicePeriodFrames)
+                var late: Int64 = 0
+                if index + 1 < records.count, case let next = records[index + 1], next.part == record.part, playing(next) {
+                    late = (0...2).map { Int64($0) * period }.first { late in
+                        let moved = Anchor(frame: frame + late, position: record.frame + late, speed: speed)
+                        let at = (moved.firstFrame(sounding: next.seen) + periodFrames - 1) / periodFrames * periodFrames
+                        return moved.position(at: at) == next.seen
+                    } ?? 0
+                }
+                anchor = Anchor(frame: frame + late, position: record.frame + late, speed: speed)
+                let applied = frame + late
+                let start = applied * 1_000_000_000 / rate - detentNanoseconds * 3 / 4
+                try after(start - pressNanoseconds, record)
+                lines.append("\(Self.seconds(start - pressNanoseconds))  press loop")
+                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
+                lines.append("\(Self.seconds(applied * 1_000_000_000 / rate + pressNanoseconds))  release loop")
+                // Held to its edge where the daemon saw it; its command where it applied.
+                controls.append(frame)
+                commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.speed))
+                previous = applied
+                continue
             case "turn +1" where playing(record) && loop == nil, "turn -1" where playing(record) && loop == nil:
                 // A seek is relative to the frame heard at the detent (the daemon's `control
-                // edge:` line): the detent is recognised there, the seek applied at the next
-                // period boundary.
-                let at = try boundary(for: record, index: index, aligned: false)
-                let detent = heardInstant(at)
+                // edge:` line) and applies where the daemon saw the render thread (`seen`, a
+                // device's buffer later): the detent is placed there, and the twin's latency
+                // set so that the frame it hears then is the daemon's.
+                let at = try boundary(record.frame, for: record, index: index, aligned: false)
+                heard[index] = at
+                let applied = try boundary(record.seen, for: record, index: index)
+                let detent = applied * 1_000_000_000 / rate
+                let heardLatency = detent * rate / 1_000_000_000 - at
+                guard heardLatency >= 0 else { throw fail(record, "heard after the position the daemon saw (\(record.seen))") }
                 let start = detent - detentNanoseconds * 3 / 4
-                guard start > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
-                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
-                let applied = recognisedAt(detent)
+                try after(start, record)
+                if heardLatency != latency { lines.append("\(Self.seconds(start))  latency \(heardLatency)") }
+                latency = heardLatency
+                lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5))")
                 let step = record.action == "turn +1" ? rate : -rate
-                anchor = (applied, max(0, record.frame + step))
-                controls.append(at)
+                anchor = Anchor(frame: applied, position: max(0, record.frame + step), speed: anchor!.speed)
+                controls.append(applied)
                 commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.seek))
                 previous = applied
                 continue
@@ -300,18 +415,19 @@ public struct TwinScenario: Sendable {
             }
             let release = frame * 1_000_000_000 / rate
             if record.action.hasPrefix("turn") {
-                // Four quadrature steps a detent; the detent is recognised at the fourth.
+                // Four quadrature steps a detent; the detent is recognised at the fourth. A
+                // chord's button goes down a press before the detent, up a press after it.
                 let start = release - detentNanoseconds * 3 / 4
-                let chord = record.action.hasSuffix(" holding play")
-                let first = chord ? start - pressNanoseconds : start
-                guard first > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
-                if chord { lines.append("\(Self.seconds(first))  press play") }
+                let held = record.action.firstRange(of: " holding ").map { String(record.action[$0.upperBound...]) }
+                let first = held == nil ? start : start - pressNanoseconds
+                try after(first, record)
+                if let held { lines.append("\(Self.seconds(first))  press \(held)") }
                 lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5).prefix { $0 != " " })")
-                if chord { lines.append("\(Self.seconds(release + pressNanoseconds))  release play") }
+                if let held { lines.append("\(Self.seconds(release + pressNanoseconds))  release \(held)") }
             } else {
                 let button = record.action.split(separator: " ").last!
                 let press = release - pressNanoseconds
-                guard press > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
+                try after(press, record)
                 lines.append("\(Self.seconds(press))  press \(button)")
                 lines.append("\(Self.seconds(release))  release \(button)")
             }
@@ -321,12 +437,12 @@ public struct TwinScenario: Sendable {
         }
         let end = previous + tailFrames
         lines.append("\(Self.seconds(end * 1_000_000_000 / rate))  end")
-        return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls,
+        return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls, heardFrames: heard,
                          commands: commands, endFrame: end)
     }
 
     /// Nanoseconds as "12.345678901" (the scenario's exact decimal seconds).
-    static func seconds(_ nanoseconds: Int64) -> String {
+    public static func seconds(_ nanoseconds: Int64) -> String {
         let fraction = String(nanoseconds % 1_000_000_000)
         return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 9 - fraction.count) + fraction
     }

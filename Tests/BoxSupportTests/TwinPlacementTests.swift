@@ -9,14 +9,16 @@ import Testing
 /// daemon's did (the A and B the daemon marked, the place it paused), and the twin's audio
 /// and frames are what the system tests compare the box against.
 @Suite(.serialized) struct TwinPlacementTests {
-    /// A rehearsal as the daemon would log it: play (3 s countdown), A at 2 s, B at 4 s
-    /// (the loop wraps to A), next part 1 s later, one detent forward, pause.
+    /// A rehearsal as the daemon would log it: play (3 s countdown), A heard at 2 s, B at
+    /// 4 s, each seen by the daemon 120 ms later (80 ms held, 40 ms of the device's buffer:
+    /// the loop wraps to A as far past it), next part 1 s later, one detent forward heard
+    /// at 1 s (seen 2,048 frames later), pause.
     static func records(a: Int64 = 96_000) -> [ControlRecord] {
         [ControlRecord(action: "press play", part: 1, frame: 0, transport: "stopped"),
-         ControlRecord(action: "press loop", part: 1, frame: a, transport: "playing"),
-         ControlRecord(action: "press loop", part: 1, frame: 192_000, transport: "playing"),
+         ControlRecord(action: "press loop", part: 1, frame: a, transport: "playing", seen: a + 5_760),
+         ControlRecord(action: "press loop", part: 1, frame: 192_000, transport: "playing", seen: 197_760),
          ControlRecord(action: "press next", part: 1, frame: a + 48_000, transport: "playing"),
-         ControlRecord(action: "turn +1", part: 2, frame: 48_000, transport: "playing"),
+         ControlRecord(action: "turn +1", part: 2, frame: 48_000, transport: "playing", seen: 50_048),
          ControlRecord(action: "press play", part: 2, frame: 144_000, transport: "playing")]
     }
 
@@ -46,14 +48,17 @@ import Testing
     @Test func eachControlActsWhereTheDaemonsDid() throws {
         let placement = try TwinScenario(countdownSeconds: 3).place(Self.records())
         // Play at 2 s, its music from 5 s: A pressed at 5 + 2 s, B at 5 + 4 s (the marks are
-        // the frames heard as the button went down), the loop set at B's release 80 ms later
-        // and from A again there, as far past A as the music had gone past B (3,840 frames:
-        // the beat goes on across the seam), so what follows comes 3,840 frames sooner.
-        #expect(placement.controlFrames == [96_000, 336_000, 432_000, 480_000, 672_000, 720_000])
-        #expect(placement.commandFrames == [96_000, 435_840, 480_000, 672_000, 720_000])
+        // the frames heard as the button went down), each released where the daemon saw the
+        // music, 120 ms later; the loop set at B's release and from A again there, as far
+        // past A as the music had gone past B (5,760 frames: the beat goes on across the
+        // seam), so what follows comes 5,760 frames sooner. The detent completes where the
+        // daemon saw the music, with the twin hearing 2,047 frames behind (what it heard
+        // then: part 2's frame 48 000, at twin frame 672 000).
+        #expect(placement.controlFrames == [96_000, 341_760, 437_760, 480_000, 674_048, 722_048])
+        #expect(placement.commandFrames == [96_000, 437_760, 480_000, 674_048, 722_048])
         #expect(placement.text.hasPrefix("1.920000000  press play\n2.000000000  release play\n"), "\(placement.text)")
-        #expect(placement.text.contains("7.000000000  press loop\n7.080000000  release loop\n"), "\(placement.text)")
-        #expect(placement.text.contains("13.887500000  turn +1\n"), "\(placement.text)")
+        #expect(placement.text.contains("7.000000000  press loop\n7.120000000  release loop\n"), "\(placement.text)")
+        #expect(placement.text.contains("13.930166666  latency 2047\n13.930166666  turn +1\n"), "\(placement.text)")
 
         let (output, _) = try Rig().run(placement.text)
         let state = output.finalState
@@ -61,7 +66,8 @@ import Testing
         #expect(state.routines.first?.parts.first?.savedLoop == ABLoop(a: 96_000, b: 192_000))
         #expect(state.partIndex == 1)
         #expect(state.transport == .paused)
-        // Paused at the daemon's frame; the 5 ms ramp-out plays on from there.
+        // Paused at the daemon's frame; the 5 ms ramp-out plays on from there: the seek went
+        // to the frame heard at the detent plus a second.
         #expect(state.position == 144_000 + 240)
     }
 
@@ -71,15 +77,43 @@ import Testing
         var records = Self.records()
         records.insert(ControlRecord(action: "turn -1 holding play", part: 2, frame: 108_800, transport: "playing"), at: 5)
         let placement = try TwinScenario(countdownSeconds: 3).place(records)
-        // The +1 s seek at 14.0 s put part 2 at its frame 96 000 there: 108 800 is 0.2667 s later.
-        #expect(placement.controlFrames[5] == 684_800)
-        #expect(placement.commandFrames.contains(684_800))
-        #expect(placement.text.contains("14.074166666  press play\n14.154166666  turn -1\n14.346666666  release play\n"),
+        // The +1 s seek at twin frame 674 048 put part 2 at its frame 96 000 there: 108 800
+        // is 0.2667 s later.
+        #expect(placement.controlFrames[5] == 686_848)
+        #expect(placement.commandFrames.contains(686_848))
+        #expect(placement.text.contains("14.116833333  press play\n14.196833333  turn -1\n14.389333333  release play\n"),
                 "\(placement.text)")
         let (output, _) = try Rig().run(placement.text)
         #expect(output.finalState.settings.volume == 75)
         #expect(output.frames.lines.contains { $0.contains("|Volume       75%|████████████    |") })
         #expect(output.finalState.transport == .paused, "the chord neither paused nor played; the last PLAY paused")
+    }
+
+    /// The speed chord (LOOP held while the encoder turns) as the daemon logs it: from the
+    /// position the daemon saw on, the music moves 0.95 of a frame a frame; applied a device
+    /// period later when the render thread began one in between, which the next control's
+    /// position tells.
+    @Test(arguments: [0, 512] as [Int64])
+    func theSpeedChordIsPlacedWhereTheDaemonAppliedIt(late: Int64) throws {
+        var records = Self.records()
+        records.insert(ControlRecord(action: "turn -1 holding loop", part: 2, frame: 108_800, transport: "playing"), at: 5)
+        // 95 · 512 frames later at 95 %: 46 208 frames of part 2 further on.
+        records[6] = ControlRecord(action: "press play", part: 2, frame: 108_800 + late + 46_208, transport: "playing")
+        let placement = try TwinScenario(countdownSeconds: 3).place(records)
+        // After the seek at twin frame 674 048 (part 2's frame 96 000 there).
+        #expect(placement.controlFrames[5] == 686_848)
+        #expect(placement.commands.map(\.kind.name) == ["start", "loop", "part", "seek", "speed", "pause"])
+        #expect(placement.commandFrames[4] == 686_848 + late)
+        #expect(placement.controlFrames[6] == 686_848 + late + 48_640)
+        let start = (686_848 + late) * 1_000_000_000 / 48_000 - 112_500_000
+        #expect(placement.text.contains("\(TwinScenario.seconds(start - 80_000_000))  press loop\n"
+                                        + "\(TwinScenario.seconds(start))  turn -1\n"
+                                        + "\(TwinScenario.seconds(start + 192_500_000))  release loop\n"), "\(placement.text)")
+        let (output, _) = try Rig().run(placement.text)
+        #expect(output.finalState.speedPercent == 95)
+        #expect(output.finalState.transport == .paused)
+        #expect((records[6].frame...records[6].frame + 240).contains(output.finalState.position), "\(output.finalState.position)")
+        #expect(output.frames.lines.contains { $0.contains("|▶ 2/3 Verse     |0:03/0:20    95%|") }, "\(output.frames.text)")
     }
 
     @Test func aControlOffTheTwinsPeriodGridOrOutOfItsModelIsRefused() {
@@ -99,8 +133,9 @@ import Testing
             "control edge: press loop at 12345678901 ns heard part 1 frame 95000",
             "control: press next at part 1 frame 99000 (playing)",
             "control edge: press next at 12445678901 ns heard part 1 frame 98000",
-        ]) == [ControlRecord(action: "press loop", part: 1, frame: 95_000, transport: "playing"),
-               ControlRecord(action: "press next", part: 1, frame: 99_000, transport: "playing")])
+        ]) == [ControlRecord(action: "press loop", part: 1, frame: 95_000, transport: "playing", seen: 96_000,
+                             edgeInstant: 12_345_678_901),
+               ControlRecord(action: "press next", part: 1, frame: 99_000, transport: "playing", edgeInstant: 12_445_678_901)])
     }
 
     @Test func theComparisonTellsTheTwinFromATwinWhoseAWasOnePeriodLater() throws {
@@ -131,7 +166,8 @@ import Testing
         var records = Self.records()
         records[3].frame = 144_000
         let second = try TwinScenario(countdownSeconds: 3).place(records)
-        // B at twin frame 432 000 wraps to A (96 000): position 144 000 at 480 000, 576 000, …
+        // B, recognised at twin frame 437 760 with the music 5 760 frames past it, wraps as
+        // far past A: position 144 000 at 480 000, 576 000, …
         #expect(second.controlFrames[3] == 480_000)
         // The capture began 4 000 frames before the twin (its first tick at capture frame
         // 100 000); the render thread was 2 048 frames ahead of what sounded at NEXT's edge.
@@ -141,7 +177,7 @@ import Testing
         let edges = TwinScenario.Edges(captureOnset: 100_000, renderedThrough: through)
         let third = try TwinScenario(countdownSeconds: 3).place(records, edges: edges)
         #expect(third.controlFrames[3] == 576_000)
-        #expect(third.controlFrames[4] == 576_000 + 144_000 + 48_000, "the part counts in 3 s, then a second")
+        #expect(third.controlFrames[4] == 576_000 + 144_000 + 50_048, "the part counts in 3 s, then the detent")
         let (output, audio) = try Rig().run(third.text)
         #expect(output.frames.lines.contains { $0.contains("⟲x3") }, "\(output.frames.text)")
 
@@ -152,21 +188,31 @@ import Testing
         var frontier = third.controlFrames.map { Optional($0 + shift) }
         frontier[1]! -= 512
         frontier[2]! += 300
+        // What the capture pointer said was sounding at LOOP's down edges and the detent.
+        #expect(third.heardFrames == [nil, 336_000, 432_000, nil, 576_000 + 144_000 + 48_000, nil])
+        var sounding = third.heardFrames.map { $0.map { $0 + shift } }
+        sounding[1]! -= 100
+        sounding[2]! += 50
         let near = EdgeAgreement(records: records, placement: third,
-                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
                                  comparison: comparison, tolerance: 512)
         #expect(near.failures.isEmpty, "\(near.failures)")
-        // LOOP and a plain detent act where they were heard at their down edge
-        // (`ControlRecord.actsWhereHeard`): not held to the deciding edge, whatever it says.
-        #expect(near.entries.map(\.action) == ["press next", "press play"], "\(near.summary)")
-        #expect(near.entries.map(\.difference) == [0, 0], "\(near.summary)")
-        // The daemon's frame 600 frames after its edge: more than a period.
+        // LOOP and a plain detent act where they were heard at their down edge (held to the
+        // frame sounding there), and are held to their deciding edge by the position the
+        // daemon saw as they arrived.
+        #expect(near.summary == "press loop +512 (heard +100), press loop -300 (heard -50), press next +0, turn +1 +0 (heard +0), press play +0",
+                "\(near.summary)")
+        // The daemon's frame 600 frames after its edge: more than a period; a mark 600
+        // frames from what sounded at its edge, likewise.
         frontier[3]! -= 600
+        sounding[2]! -= 650
         let far = EdgeAgreement(records: records, placement: third,
-                                edges: .init(captureOnset: 100_000, renderedThrough: frontier),
+                                edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
                                 comparison: comparison, tolerance: 512)
-        #expect(far.failures.count == 1)
-        #expect(far.failures.first?.hasPrefix("press next: the daemon logged part 1") == true, "\(far.failures)")
+        #expect(far.failures.count == 2)
+        #expect(far.failures.first?.hasPrefix("press loop: the daemon heard part 1 frame 192000 (twin frame 432000), 600 frames") == true,
+                "\(far.failures)")
+        #expect(far.failures.last?.hasPrefix("press next: the daemon saw part 1") == true, "\(far.failures)")
     }
 
     @Test func theLCDSequenceMatchesTheTwinsFramesWithRedrawsAndOtherClockDigits() throws {

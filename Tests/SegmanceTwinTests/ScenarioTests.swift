@@ -28,13 +28,19 @@ import SegmanceCore
         #expect(scenario.duration == 40_000_000_000)
     }
 
+    @Test func parsesALatency() throws {
+        let scenario = try Scenario(parsing: "1.5 latency 2048\n2.0 latency 0\n")
+        #expect(scenario.steps.map(\.action) == [.latency(2048), .latency(0)])
+    }
+
     @Test(arguments: [
         ("1.0 tap", "s.txt:1: 'tap' needs a button (play, prev, next, loop, select)"),
         ("1.0 tap stop", "s.txt:1: 'stop' is not a button (play, prev, next, loop, select)"),
         ("x tap play", "s.txt:1: 'x' is not a time in seconds"),
-        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, stick, unstick, end)"),
+        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)"),
         ("1.0 turn 0", "s.txt:1: turn needs a non-zero number of detents, e.g. 'turn +3' or 'turn -2'"),
         ("1.0 hold prev", "s.txt:1: hold needs a button and a duration in seconds, e.g. 'hold prev 0.8'"),
+        ("1.0 latency -5", "s.txt:1: latency needs a number of frames from 0 on, e.g. 'latency 2048'"),
         ("2.0 tap play\n1.0 tap play", "s.txt:2: time 1.0 is before the previous line's"),
         ("1.0", "s.txt:1: an action is missing after the time"),
     ])

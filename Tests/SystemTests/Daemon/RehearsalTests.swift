@@ -13,7 +13,8 @@ extension SystemTests {
         /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in (in
         /// big digits) and plays, LOOP twice makes an A–B loop whose passes are counted on
         /// the LCD, NEXT changes part, a detent seeks, PLAY held while the encoder turns
-        /// lowers the volume (a bar on the LCD, the music plays on), PLAY pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
+        /// lowers the volume (a bar on the LCD, the music plays on), LOOP held while it turns
+        /// slows the part to 95 % (pitch kept, "95%" beside the clock), PLAY pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
         /// the loopback card and in the daemon's log; at each deciding edge the loopback
         /// card's pointers say where the render thread was. Then the twin plays the same
         /// controls where the edges and the daemon's frames put them, and the LCD's screens
@@ -110,17 +111,34 @@ extension SystemTests {
                 $0[0] == "▶ 2/3 Verse     "
             }
 
+            // LOOP held while the encoder turns a detent back: the speed, 95 % with the pitch
+            // kept (a stretched stream from where the music was), shown beside the clock; a
+            // second of it before the pause.
+            chatter = max(chatter, try panel.press("loop").longestChatter)
+            control(try panel.turn(clockwise: false))
+            chatter = max(chatter, try panel.release("loop").longestChatter)
+            let slower = try daemon.expectLine(containing: "control: turn -1 holding loop", timeout: 5, after: chord.index + 1)
+            shown = try lcd.expectScreen("95 % beside the clock", timeout: 5, after: shown.index) {
+                $0[0] == "▶ 2/3 Verse     " && $0[1].hasSuffix("95%")
+            }
+            for second in 1...2 {
+                let clock = shown.shown.rows[1]
+                shown = try lcd.expectScreen("second \(second) at 95 %", timeout: 5, after: shown.index) {
+                    $0[1] != clock && $0[1].hasSuffix("95%")
+                }
+            }
+
             // PLAY pauses: the symbol, and silence after the ramp.
             control(try panel.tap("play"))
             shown = try lcd.expectScreen("part 2 paused", timeout: 10, after: shown.index) { $0[0] == "‖ 2/3 Verse     " }
-            let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: chord.index + 1)
+            let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: slower.index + 1)
             #expect(paused.line.text.hasSuffix("(playing)"))
             _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the pause")
             try rig.stop()
 
             // The daemon's log: the controls, in order, and no trouble with the audio.
             #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1",
-                                                   "turn -1 holding play", "press play"],
+                                                   "turn -1 holding play", "turn -1 holding loop", "press play"],
                     "\(daemon.text)")
             #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
             #expect(capture.problem == nil)
@@ -132,28 +150,32 @@ extension SystemTests {
             // The twin, on the same controls where their edges and the daemon's frames put them.
             let controls = rig.controls
             try #require(stimuli.count == controls.count, "\(stimuli.count) stimuli for \(controls.count) controls logged")
+            // What sounded at the kernel's timestamp of the edge each control that acts where
+            // heard heard the music at (LOOP going down, a detent's last step): the capture
+            // pointer read just before that edge was made, moved on by the time from the read
+            // to the kernel's timestamp.
+            let rate = Int64(rig.profile.audio.rate)
+            let heardEdges = zip(controls, stimuli).map { control, played -> Int64? in
+                guard control.actsWhereHeard, let instant = control.edgeInstant else { return nil }
+                let turn = control.action.hasPrefix("turn")
+                guard let pointers = turn ? played.pointers : played.downPointers else { return nil }
+                return pointers.captureFrame + (instant - (turn ? played.edge : played.downRead)) * rate / 1_000_000_000
+            }
             let edges = TwinScenario.Edges(captureOnset: Int64(firstTick),
-                                           renderedThrough: stimuli.map { $0.pointers?.renderedThrough })
+                                           renderedThrough: stimuli.map { $0.pointers?.renderedThrough },
+                                           soundingAtHeardEdge: heardEdges)
             let period = rig.profile.audio.periodFrames
             let scenario = TwinScenario(countdownSeconds: 3,
                                         kinds: .init(devicePeriodFrames: period, rampFrames: Self.rampFrames))
             let placement = try scenario.place(controls, edges: edges)
             let twin = try TwinOutput(rig: rig, placement: placement)
+            twin.keep(capture: capture.samples(), rate: rig.profile.audio.rate)
             let lcdMismatch = ScreenSequence.mismatch(observed: lcd.screens.map(\.rows), expected: [twin.blank] + twin.frames)
             #expect(lcdMismatch == nil, "\(lcdMismatch ?? "")")
 
             let result = AudioComparison().compare(capture: capture.samples(), twin: twin.audio, commands: placement.commands)
             print("rehearsal: audio against the twin: \(result.summary)")
-            // Known issue, open: since LOOP marks and seeks act at the frame heard at the
-            // edge (issue 13) and a late loop wraps as far past A as the music went past B,
-            // the box's loop seam lands up to ~45 ms from the twin's and the seek after the
-            // part change differs from the twin's by a few frames (box runs of 2026-11-24);
-            // every later segment then differs. Reported, not hidden: the summary above
-            // prints what matched, and the comparison's failures are recorded here.
-            withKnownIssue("the box's loop seam and seek differ from the twin's since marks act where heard",
-                           isIntermittent: true) {
-                #expect(result.matches, "\(result.failures.joined(separator: "\n"))")
-            }
+            #expect(result.matches, "\(result.failures.joined(separator: "\n"))")
             // The daemon reads the render thread's position when a control arrives and sends
             // the command at once: only a period the render thread begins in between (or the
             // work a command needs first) delays it, which cannot befall every command of a
@@ -163,16 +185,15 @@ extension SystemTests {
                     "every command applied at least a period later than the twin: \(result.summary)")
             // Each control where its edge says: the frame the daemon logged is within one
             // period of where its render thread was when the button changed, give or take
-            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250).
+            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250); and for
+            // LOOP and a detent, the frame it heard within as much of what the capture
+            // pointer says was sounding at the kernel's timestamp of its heard edge.
             let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
             let agreement = EdgeAgreement(records: controls, placement: placement, edges: edges,
                                           comparison: result, tolerance: Int64(period) + jiffy)
             print("rehearsal: the daemon's frame minus its edge's, per control: \(agreement.summary) "
                 + "(period \(period), pointer step \(jiffy))")
-            withKnownIssue("the edges are read through the audio comparison's offsets (the known issue above)",
-                           isIntermittent: true) {
-                #expect(agreement.failures.isEmpty, "\(agreement.failures.joined(separator: "\n"))")
-            }
+            #expect(agreement.failures.isEmpty, "\(agreement.failures.joined(separator: "\n"))")
         }
     }
 }
@@ -196,5 +217,20 @@ struct TwinOutput {
         let columns = rig.profile.display.columns
         frames = ScreenSequence.parseFrameLog(try Box.read(folder + "/frames.txt"), columns: columns)
         blank = Array(repeating: String(repeating: " ", count: columns), count: rig.profile.display.rows)
+        self.folder = folder
+    }
+
+    let folder: String
+
+    /// For a look afterwards (the run folder is kept with boxrun --keep): the capture, the
+    /// twin's scenario, audio and frames beside the daemon's log.
+    func keep(capture: [Int16], rate: Int) {
+        guard access("/share", W_OK) == 0 else { return }
+        _ = try? BoxProcess.check(["/bin/cp", folder + "/rehearsal.scenario", folder + "/twin.wav",
+                                   folder + "/frames.txt", "/share/"])
+        if let file = try? SoundFile(writingTo: "/share/capture-rehearsal.wav", format: .wavPCM16,
+                                     sampleRate: rate, channels: 2) {
+            try? file.write(capture)
+        }
     }
 }

@@ -26,6 +26,11 @@ struct SimulatedPanel {
         var edge: Int64 = 0
         /// The loopback card's pointers read just before that write (with `readsPointers`).
         var pointers: LoopbackPointers?
+        /// The same, read just before the first write of a press going down (where a
+        /// control that acts where the music was heard hears it), and the monotonic time
+        /// just after reading them.
+        var downPointers: LoopbackPointers?
+        var downRead: Int64 = 0
     }
 
     init(profile: BoardProfile) throws {
@@ -72,6 +77,10 @@ struct SimulatedPanel {
     @discardableResult
     func tap(_ control: String, milliseconds: Int = 80, bounce: Bool = true) throws -> Played {
         var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
+        if readsPointers {
+            played.downPointers = try LoopbackPointers.read()
+            played.downRead = Box.now()
+        }
         if bounce { try chatter(control, closed: true, into: &played) } else { try set(control, closed: true) }
         Box.hold(milliseconds: milliseconds)
         if bounce {
