@@ -1,5 +1,4 @@
 import Aubio
-import SegmanceMedia
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +10,9 @@ import Glibc
 /// the decoding wait, so at most `depth` chunks of sound are held.
 ///
 /// libaubio is opened (`dlopen`, the first time in a process) on that thread too.
-final class BackgroundBeatAnalysis {
+public final class BackgroundBeatAnalysis {
     /// The file frames analysed: those offered outside it are not taken.
-    let excerpt: Range<Int>
+    public let excerpt: Range<Int>
     private let channel: Channel
     private var thread = pthread_t()
     private var joined = false
@@ -25,14 +24,14 @@ final class BackgroundBeatAnalysis {
 
     /// What `finish()` returns: the detection, and how many frames of the excerpt it saw
     /// (from its start, in order).
-    struct Outcome {
-        var detection: Result<BeatDetection, AubioError>
-        var frames: Int
+    public struct Outcome: Sendable {
+        public var detection: Result<BeatDetection, AubioError>
+        public var frames: Int
     }
 
     /// Starts the thread analysing `excerpt` (file frames) with `detector`; nil when no
     /// thread can be started (the caller detects afterwards instead).
-    init?(detector: BeatDetector, excerpt: Range<Int>) {
+    public init?(detector: BeatDetector, excerpt: Range<Int>) {
         guard !excerpt.isEmpty else { return nil }
         self.excerpt = excerpt
         channel = Channel(detector: detector, start: excerpt.lowerBound)
@@ -60,7 +59,7 @@ final class BackgroundBeatAnalysis {
 
     /// Offers decoded interleaved stereo frames whose first is file frame `frame`; the part
     /// inside the excerpt is copied to the queue (waiting while it is full).
-    func offer(_ samples: UnsafeBufferPointer<Int16>, at frame: Int) {
+    public func offer(_ samples: UnsafeBufferPointer<Int16>, at frame: Int) {
         let frames = samples.count / 2
         let lower = max(frame, excerpt.lowerBound), upper = min(frame + frames, excerpt.upperBound)
         guard lower < upper, let base = samples.baseAddress else { return }
@@ -68,14 +67,14 @@ final class BackgroundBeatAnalysis {
     }
 
     /// Waits for the analysis of what was offered.
-    func finish() -> Outcome? {
+    public func finish() -> Outcome? {
         channel.close()
         join()
         return channel.outcome
     }
 
     /// Stops the analysis and waits for its thread (the file failed or the import stops).
-    func cancel() {
+    public func cancel() {
         channel.cancel()
         join()
     }
