@@ -127,6 +127,7 @@ public final class Importer: Sendable {
                                             total: source.audioBytes, report: report)
             progress.report(0)
             let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress,
+                                       detector: BeatDetector(sampleRate: library.sampleRate),
                                        willDecode: willDecode) { [self] in
                 if cancelled.load(ordering: .relaxed) { throw Stop.cancelled }
             }
@@ -177,14 +178,20 @@ public final class Importer: Sendable {
     }
 
     /// The routine with a beat grid detected in the audio of every part the manifest gave
-    /// none (`BeatDetector`); a part with no steady beat keeps none.
+    /// none (`BeatDetector`); a part with no steady beat keeps none. A part that is a whole
+    /// file decoded now was analysed while it decoded; the others are analysed here, from
+    /// the store.
     private func withDetectedBeats(_ routine: Routine, decoder: StoreDecoder,
                                    report: (ImportEvent) -> Void) throws -> Routine {
         var routine = routine
-        let detector = BeatDetector(sampleRate: library.sampleRate)
+        let detector = decoder.detector
         for i in routine.parts.indices where routine.parts[i].grid == nil {
             if cancelled.load(ordering: .relaxed) { throw Stop.cancelled }
             let part = routine.parts[i]
+            if let found = decoder.detection(for: part) {
+                routine.parts[i].grid = found.grid
+                continue
+            }
             guard let frames = decoder.frames(of: part.audio.id) else { continue }
             let start = part.range?.lowerBound ?? 0
             do {

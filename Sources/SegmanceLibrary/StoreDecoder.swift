@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// Decodes a routine's audio files into the media store, for one routine of an import.
-/// A file the store already holds (same `MediaKey`) is not decoded again.
+/// A file the store already holds (same `MediaKey`) is not decoded again. While a file is
+/// decoded, its beat is detected on another thread (`BeatTappedSink`), for the parts that
+/// are the whole file.
 final class StoreDecoder: StickAudioDecoding {
     let library: Library
     let root: String
@@ -13,20 +15,24 @@ final class StoreDecoder: StickAudioDecoding {
     let progress: ProgressReporter
     let checkpoint: () throws -> Void
     let willDecode: ((String) -> Void)?
+    let detector: BeatDetector
     private let decoder: SniffingDecoder
     private var results: [String: Result<DecodedAudio, AudioDecodeError>] = [:]
     private var stored: [String: StoredMedia] = [:]
+    /// What the analysis beside the decoding found, by media hash, and the frames it analysed.
+    private var analyses: [String: (frames: Range<Int>, detection: BeatDetection)] = [:]
     /// Files this routine put into the store: deleted again if the routine is abandoned.
     private var created: [String] = []
 
     init(library: Library, root: String, stick: StickPresence, progress: ProgressReporter,
-         willDecode: ((String) -> Void)? = nil, checkpoint: @escaping () throws -> Void) {
+         detector: BeatDetector, willDecode: ((String) -> Void)? = nil, checkpoint: @escaping () throws -> Void) {
         self.library = library
         self.root = root
         self.stick = stick
         self.progress = progress
         self.checkpoint = checkpoint
         self.willDecode = willDecode
+        self.detector = detector
         self.decoder = SniffingDecoder(outputRate: library.sampleRate)
     }
 
@@ -63,18 +69,45 @@ final class StoreDecoder: StickAudioDecoding {
         let writer = try library.store.makeWriter()
         writer.checkpoint = checkpoint
         writer.onProgress = { [progress] fraction in progress.file(bytes: size, fraction: fraction) }
+        let sink = BeatTappedSink(writer: writer, detector: detector)
         let frames: Int64
         do {
-            frames = try decoder.decode(file.real, into: writer)
+            frames = try decoder.decode(file.real, into: sink)
         } catch let error as AudioDecodeError {
+            sink.analysis?.cancel()
             writer.discard()
             // A file that was there at the scan and no longer reads: the stick is going away.
             guard stick.isPresent(file.real) else { throw Importer.Stop.stickGone }
             return .failure(error)
+        } catch {
+            sink.analysis?.cancel()
+            throw error
         }
-        if try writer.commit(as: key) { created.append(key) }
+        // The file is made durable while the analysis finishes.
+        let committed: Bool
+        do {
+            committed = try writer.commit(as: key)
+        } catch {
+            sink.analysis?.cancel()
+            throw error
+        }
+        if committed { created.append(key) }
         stored[key] = StoredMedia(hash: key, frames: frames)
+        if let analysis = sink.analysis, let outcome = analysis.finish(), case .success(let found) = outcome.detection {
+            let start = analysis.excerpt.lowerBound
+            analyses[key] = (start..<(start + outcome.frames), found)
+        }
         return .success(DecodedAudio(reference: AudioReference(key), frames: frames))
+    }
+
+    /// The beat detected while the media of `part` was decoded, when it analysed exactly
+    /// the frames `detector` analyses for the part (`BeatDetector.excerpt`): the part starts
+    /// at the file's start and the length the file announced gave the excerpt of the length
+    /// decoded. Then it is what detecting the stored part finds, frame for frame.
+    func detection(for part: Part) -> BeatDetection? {
+        guard let early = analyses[part.audio.id], (part.range?.lowerBound ?? 0) == 0,
+              early.frames == detector.excerpt(ofFrames: Int(part.length)) else { return nil }
+        return early.detection
     }
 
     /// The frames of media `hash` decoded (or found) for this routine.

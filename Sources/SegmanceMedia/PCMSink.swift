@@ -44,12 +44,19 @@ public final class DiscardingSink: PCMSink {
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws { frames += Int64(samples.count / 2) }
 }
 
-/// Float to the stored Int16 format: ×32768, rounded to nearest (even), clipped.
+/// Float to the stored Int16 format: ×32768, rounded to nearest (even), clipped; NaN is
+/// taken for the most negative value.
 public enum PCMConversion {
     @inline(__always)
     public static func int16(_ value: Float) -> Int16 {
-        let scaled = (value * 32768).rounded(.toNearestOrEven)
-        return scaled >= 32767 ? .max : scaled <= -32768 ? .min : Int16(scaled)
+        var scaled = value * 32768
+        scaled = scaled > -32768 ? scaled : -32768
+        scaled = scaled < 32767 ? scaled : 32767
+        // Adding 1.5 · 2^23 leaves the sum's unit in the last place at 1: the addition rounds
+        // to an integer (nearest, ties to even) that the sum's low bits hold. Unlike
+        // `rounded(.toNearestOrEven)`, which costs a libm call a sample on baseline x86-64,
+        // this vectorises (a fifth of an import's conversion time was that call).
+        return Int16(truncatingIfNeeded: (scaled + 12_582_912).bitPattern)
     }
 
     /// Converts every sample of `input` into `output` (resized to match).

@@ -190,3 +190,30 @@ import Testing
         #expect(reason(dir + "/nope.wav") == "cannot read the file: file not found")
     }
 }
+
+/// Float to Int16 as stored: the same as rounding to nearest (even) and clipping, for
+/// ties, the clipping edges, and a sweep over the range.
+@Suite struct PCMConversionTests {
+    static func reference(_ value: Float) -> Int16 {
+        let scaled = (value * 32768).rounded(.toNearestOrEven)
+        return scaled >= 32767 ? .max : scaled <= -32768 ? .min : Int16(scaled)
+    }
+
+    @Test func itRoundsToNearestEvenAndClips() {
+        let edges: [Float] = [0, -0.0, 0.5 / 32768, 1.5 / 32768, 2.5 / 32768, -0.5 / 32768, -2.5 / 32768,
+                              32766.5 / 32768, 32767.5 / 32768, 1, -1, 1.5, -1.5, -32768.5 / 32768,
+                              .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity]
+        var values = edges
+        var state: UInt32 = 12_345
+        for _ in 0..<200_000 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            values.append(Float(Int32(bitPattern: state)) / Float(Int32.max) * 1.2)
+        }
+        for i in -70_000...70_000 { values.append(Float(i) / 65_536) }
+        var out: [Int16] = []
+        PCMConversion.int16(values, into: &out)
+        let mismatches = zip(values, out).filter { Self.reference($0) != $1 }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(PCMConversion.int16(.nan) == .min)
+    }
+}

@@ -53,6 +53,31 @@ import SegmanceTestSupport
         #expect(abs(tempo - 75) <= 0.5)
     }
 
+    /// Fed as it comes, in chunks of any size (as a decoder hands them over), the analysis
+    /// finds exactly what the whole sound given at once does.
+    @Test func theSoundFedInChunksGivesWhatTheWholeGives() throws {
+        let samples = Self.pcm(BeatSignals.clickTrack(bpm: 120, seconds: 40))
+        let detector = BeatDetector(sampleRate: Self.rate)
+        let whole = try samples.withUnsafeBufferPointer {
+            try detector.detect(stereo: $0.baseAddress!, frames: samples.count / 2)
+        }
+        #expect(whole.grid != nil)
+        let excerpt = detector.excerpt(ofFrames: samples.count / 2)
+        #expect(excerpt == 240_000..<1_680_000)
+        let analysis = try BeatAnalysis(detector, start: excerpt.lowerBound)
+        var at = excerpt.lowerBound, size = 1
+        samples.withUnsafeBufferPointer { buffer in
+            while at < excerpt.upperBound {
+                let n = min(size, excerpt.upperBound - at)
+                analysis.feed(UnsafeBufferPointer(rebasing: buffer[(at * 2)..<((at + n) * 2)]))
+                at += n
+                size = size * 3 % 9_973 + 1
+            }
+        }
+        #expect(analysis.frames == excerpt.count)
+        #expect(analysis.finish() == whole)
+    }
+
     @Test func noiseHasNoGrid() throws {
         let found = try Self.detect(BeatSignals.noise(seconds: 30))
         #expect(found.grid == nil)
