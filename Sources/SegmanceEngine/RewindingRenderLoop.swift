@@ -81,8 +81,10 @@ enum RewindingRenderLoop {
                 // its cost), but the chunk a command changed goes out at once.
                 let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clock
                 guard changed || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
-                SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
-                                         into: c.pointee.bytes)
+                if c.pointee.converts {
+                    SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
+                                             into: c.pointee.bytes)
+                }
                 let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
                 if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
                 guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
@@ -117,7 +119,7 @@ enum RewindingRenderLoop {
             let settled = max(settledFloor, min(clock, clock &- Int64(delay) &+ Int64(guardFrames)))
             settledFloor = settled
             pushed = release(c, before: settled) || pushed
-            publishPosition(c, settled: settled)
+            pushed = publishPosition(c, settled: settled) || pushed
             if pushed { RenderLoop.wake(c) }
             timeout = millisecondsUntilNextHeld(c, settled: settled)
         }
@@ -205,19 +207,19 @@ enum RewindingRenderLoop {
     }
 
     /// Publishes the position and epoch at the last chunk boundary before `settled`
-    /// (the renderer's own when everything written is settled).
-    static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) {
+    /// (the renderer's own when everything written is settled). True when it reached the
+    /// control side's watch (`RenderContext.wakePosition`).
+    static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) -> Bool {
         let clock = c.pointee.renderer.clock
         let chunk = Int64(c.pointee.periodFrames)
         let boundary = settled / chunk &* chunk
         if boundary < clock, clock &- boundary < Int64(c.pointee.snapshotCount) &* chunk {
             let snapshot = c.pointee.snapshots[slot(c, boundary)]
             if snapshot.clock == boundary {
-                c.pointee.publishPosition(snapshot.position, snapshot.epoch)
-                return
+                return c.pointee.publishPosition(snapshot.position, snapshot.epoch)
             }
         }
-        c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+        return c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
     }
 
     /// How long until the oldest held report other than a position settles (as the device
