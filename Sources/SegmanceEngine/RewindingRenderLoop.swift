@@ -244,27 +244,36 @@ enum RewindingRenderLoop {
         let fds = c.pointee.pollFDs
         let count = c.pointee.pcmPollCount
         let limit = milliseconds < 0 ? 200 : min(milliseconds, 200)
-        var i = 0
-        while i <= count { fds[i].revents = 0; i &+= 1 }
-        let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
-        if ready <= 0 { return true }
-        if fds[count].revents & Int16(POLLIN) != 0 {
-            var drained: UInt64 = 0
-            _ = Glibc.read(c.pointee.commandFD, &drained, 8)
-        }
-        var events: UInt16 = 0
-        let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
-        room = result >= 0 && events & UInt16(POLLOUT) != 0
-        if result < 0 || events & UInt16(POLLERR) != 0 {
-            // An xrun or a suspend: the state says which; recover as a write would.
-            let avail = snd_pcm_avail_update(c.pointee.pcm)
-            if avail < 0 {
-                var pushed = false
-                guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: avail), call: .wait, pushed: &pushed)
-                else { return false }
-                RenderLoop.wake(c)
+        while true {
+            var i = 0
+            while i <= count { fds[i].revents = 0; i &+= 1 }
+            let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
+            if ready <= 0 { return true }
+            let command = fds[count].revents & Int16(POLLIN) != 0
+            if command {
+                var drained: UInt64 = 0
+                _ = Glibc.read(c.pointee.commandFD, &drained, 8)
             }
+            var events: UInt16 = 0
+            let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
+            room = result >= 0 && events & UInt16(POLLOUT) != 0
+            if result < 0 || events & UInt16(POLLERR) != 0 {
+                // An xrun or a suspend: the state says which; recover as a write would.
+                let avail = snd_pcm_avail_update(c.pointee.pcm)
+                if avail < 0 {
+                    var pushed = false
+                    guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: avail), call: .wait, pushed: &pushed)
+                    else { return false }
+                    RenderLoop.wake(c)
+                }
+                return true
+            }
+            // A descriptor can be readable with no room (alsa-lib's jack plugin signals room
+            // through a socket that only `revents` drains, once the refill has taken the room
+            // away): that wake brings nothing, so sleep again rather than run the refill's
+            // round of device calls for it. (The limit starts again: a held report is due
+            // microseconds later at most.)
+            if room || command || events != 0 { return true }
         }
-        return true
     }
 }
