@@ -34,15 +34,21 @@ public final class Daemon {
         /// resident (and locked) before that thread needs it; called after start-up's
         /// memory was given back.
         public var warmUp: () -> Void
+        /// Asks the audio side to make `wakeDescriptor` readable once its position reaches
+        /// the frame given (nil: no watch); nil when it cannot, and the loop then looks
+        /// again every `Daemon.positionRecheckNanoseconds` once the position should be there.
+        public var watchPosition: ((Int64?) -> Void)?
 
         public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
-                    shutdown: @escaping () -> Void = {}, locksMemory: Bool = false, warmUp: @escaping () -> Void = {}) {
+                    shutdown: @escaping () -> Void = {}, locksMemory: Bool = false, warmUp: @escaping () -> Void = {},
+                    watchPosition: ((Int64?) -> Void)? = nil) {
             self.engine = engine
             self.wakeDescriptor = wakeDescriptor
             self.takeLog = takeLog
             self.shutdown = shutdown
             self.locksMemory = locksMemory
             self.warmUp = warmUp
+            self.watchPosition = watchPosition
         }
     }
 
@@ -349,9 +355,24 @@ public final class Daemon {
     }
 
     /// When, playing on from the position last read, the frame on screen changes with the
-    /// position (a cue, a bar step): nil when not playing or nothing on it follows.
+    /// position (a cue, a bar step): nil when not playing or nothing on it follows. An audio
+    /// side that can watch its position is asked to wake the loop there instead (nil then,
+    /// unless the position is there already): the position read may be a render wake old
+    /// (with a deep buffer a quarter of it), and looking again until it moves is most of
+    /// the loop's wakes while a part with a beat plays.
     private func positionDeadline(now: Int64) -> Int64? {
-        guard case .playing = appliance.state.transport, let target = lastFrame?.changesAtPosition else { return nil }
+        let target: Int64?
+        if case .playing = appliance.state.transport { target = lastFrame?.changesAtPosition } else { target = nil }
+        if let watch = audio.watchPosition {
+            // Set again on every pass (one atomic store): a watch a stale position of
+            // another part used up is armed again.
+            watch(target)
+            // Reached between the loop's read and the watch being set: look again soon
+            // (not at once: a frame whose change is behind the position must not spin).
+            guard let target, audio.engine.position.frame >= target else { return nil }
+            return now + Self.positionRecheckNanoseconds
+        }
+        guard let target else { return nil }
         let frames = max(0, target - appliance.state.position)
         let wait = frames * 1_000_000_000 / Int64(max(1, profile.audio.rate))
         return now + max(wait, Self.positionRecheckNanoseconds)

@@ -21,6 +21,7 @@ extension Daemon.Audio {
         return Daemon.Audio(engine: engine, wakeDescriptor: engine.wakeDescriptor,
                             takeLog: { engine.takeLog() }, shutdown: { engine.finish() },
                             locksMemory: engine.scheduling?.memoryLocked ?? false,
-                            warmUp: { engine.warmUp() })
+                            warmUp: { engine.warmUp() },
+                            watchPosition: { engine.wakeWhenPosition(reaches: $0) })
     }
 }

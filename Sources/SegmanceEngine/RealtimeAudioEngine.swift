@@ -394,6 +394,15 @@ public final class RealtimeAudioEngine: AudioEngine {
         return context.pointee.heard(atOutput: frame)
     }
 
+    /// Wakes the control side (`wakeDescriptor`) once, when the render thread first
+    /// publishes a position (part-relative, any epoch) at or past `frame`; nil cancels. Replaces
+    /// the watch set before. A control loop that shows something at a position (the next
+    /// beat, a cue) sleeps until it is reached instead of looking again and again while the
+    /// position it read is a render wake old. Lock-free.
+    public func wakeWhenPosition(reaches frame: Int64?) {
+        context.pointee.wakePosition.store(frame ?? Int64.max, ordering: .relaxed)
+    }
+
     /// The output frame at the DAC at CLOCK_MONOTONIC `time` (ns), from the device's clock;
     /// nil for a time before its readings kept.
     public func outputFrame(at time: Int64) -> Int64? { context.pointee.outputFrame(at: time) }

@@ -70,6 +70,11 @@ struct RenderContext: ~Copyable {
     let commandFD: Int32
     let floats: UnsafeMutablePointer<Float>
     let bytes: UnsafeMutableRawPointer
+    /// What is written to the device: `bytes` after the conversion, or `floats` themselves
+    /// when the device takes the renderer's own samples (FLOAT_LE on a little-endian
+    /// machine), which saves a copy of every frame.
+    let output: UnsafeRawPointer
+    let converts: Bool
     /// eventfd the thread bumps when it has pushed events.
     let wakeFD: Int32
     let probe: RenderThreadProbe?
@@ -80,6 +85,10 @@ struct RenderContext: ~Copyable {
     let positionSequence: UnsafeAtomic<Int>
     let position: UnsafeAtomic<Int64>
     let epoch: UnsafeAtomic<UInt32>
+    /// The control side's watch: the first position published at or past this frame (any
+    /// epoch) wakes it once and resets the watch to `Int64.max` (none). The control side
+    /// sleeps until what its screen shows next is due, rather than looking again and again.
+    let wakePosition: UnsafeAtomic<Int64>
     /// Output frames handed to ALSA.
     let framesHanded: UnsafeAtomic<Int64>
     let xruns: UnsafeAtomic<Int>
@@ -157,12 +166,15 @@ struct RenderContext: ~Copyable {
         floats.initialize(repeating: 0, count: stagingFrames * 2)
         bytes = .allocate(byteCount: stagingFrames * configuration.bytesPerFrame, alignment: 16)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: stagingFrames * configuration.bytesPerFrame)
+        converts = configuration.format != .floatLE || 1.littleEndian != 1
+        output = converts ? UnsafeRawPointer(bytes) : UnsafeRawPointer(floats)
         self.wakeFD = wakeFD
         self.probe = probe
         stopRequested = .create(false)
         positionSequence = .create(0)
         position = .create(0)
         epoch = .create(0)
+        wakePosition = .create(Int64.max)
         framesHanded = .create(0)
         xruns = .create(0)
         delayFrames = .create(0)
@@ -198,6 +210,7 @@ struct RenderContext: ~Copyable {
         positionSequence.destroy()
         position.destroy()
         epoch.destroy()
+        wakePosition.destroy()
         framesHanded.destroy()
         xruns.destroy()
         delayFrames.destroy()
@@ -227,14 +240,19 @@ struct RenderContext: ~Copyable {
         }
     }
 
-    /// Render thread: publishes (position, epoch).
-    func publishPosition(_ frame: Int64, _ e: UInt32) {
+    /// Render thread: publishes (position, epoch). True when it reached the control side's
+    /// watch (`wakePosition`, then reset): the caller wakes the control side.
+    @discardableResult
+    func publishPosition(_ frame: Int64, _ e: UInt32) -> Bool {
         let s = positionSequence.load(ordering: .relaxed)
         positionSequence.store(s &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
         position.store(frame, ordering: .relaxed)
         epoch.store(e, ordering: .relaxed)
         positionSequence.store(s &+ 2, ordering: .releasing)
+        let watched = wakePosition.load(ordering: .relaxed)
+        guard frame >= watched else { return false }
+        return wakePosition.compareExchange(expected: watched, desired: Int64.max, ordering: .relaxed).exchanged
     }
 }
 

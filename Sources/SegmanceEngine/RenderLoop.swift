@@ -51,11 +51,13 @@ enum RenderLoop {
                 i &+= 1
             }
             c.pointee.renderer.removeAllReports()
-            c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+            if c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch) { pushed = true }
             c.pointee.publishHistory()
 
-            SampleConversion.convert(c.pointee.floats, count: period &* 2, to: c.pointee.format,
-                                     into: c.pointee.bytes)
+            if c.pointee.converts {
+                SampleConversion.convert(c.pointee.floats, count: period &* 2, to: c.pointee.format,
+                                         into: c.pointee.bytes)
+            }
             let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
             if stall > 0 { sleep(nanoseconds: stall) }
             guard write(c, frames: period, pushed: &pushed) else { break }
@@ -148,7 +150,7 @@ enum RenderLoop {
     static func write(_ c: UnsafeMutablePointer<RenderContext>, frames: Int, pushed: inout Bool) -> Bool {
         var offset = 0
         while offset < frames {
-            let result = snd_pcm_writei(c.pointee.pcm, c.pointee.bytes + offset &* c.pointee.bytesPerFrame,
+            let result = snd_pcm_writei(c.pointee.pcm, c.pointee.output + offset &* c.pointee.bytesPerFrame,
                                         snd_pcm_uframes_t(frames &- offset))
             if result > 0 {
                 offset &+= result

@@ -81,8 +81,10 @@ enum RewindingRenderLoop {
                 // its cost), but the chunk a command changed goes out at once.
                 let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clock
                 guard changed || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
-                SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
-                                         into: c.pointee.bytes)
+                if c.pointee.converts {
+                    SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
+                                             into: c.pointee.bytes)
+                }
                 let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
                 if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
                 guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
@@ -117,7 +119,7 @@ enum RewindingRenderLoop {
             let settled = max(settledFloor, min(clock, clock &- Int64(delay) &+ Int64(guardFrames)))
             settledFloor = settled
             pushed = release(c, before: settled) || pushed
-            publishPosition(c, settled: settled)
+            pushed = publishPosition(c, settled: settled) || pushed
             if pushed { RenderLoop.wake(c) }
             timeout = millisecondsUntilNextHeld(c, settled: settled)
         }
@@ -205,19 +207,19 @@ enum RewindingRenderLoop {
     }
 
     /// Publishes the position and epoch at the last chunk boundary before `settled`
-    /// (the renderer's own when everything written is settled).
-    static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) {
+    /// (the renderer's own when everything written is settled). True when it reached the
+    /// control side's watch (`RenderContext.wakePosition`).
+    static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) -> Bool {
         let clock = c.pointee.renderer.clock
         let chunk = Int64(c.pointee.periodFrames)
         let boundary = settled / chunk &* chunk
         if boundary < clock, clock &- boundary < Int64(c.pointee.snapshotCount) &* chunk {
             let snapshot = c.pointee.snapshots[slot(c, boundary)]
             if snapshot.clock == boundary {
-                c.pointee.publishPosition(snapshot.position, snapshot.epoch)
-                return
+                return c.pointee.publishPosition(snapshot.position, snapshot.epoch)
             }
         }
-        c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+        return c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
     }
 
     /// How long until the oldest held report other than a position settles (as the device
@@ -242,27 +244,36 @@ enum RewindingRenderLoop {
         let fds = c.pointee.pollFDs
         let count = c.pointee.pcmPollCount
         let limit = milliseconds < 0 ? 200 : min(milliseconds, 200)
-        var i = 0
-        while i <= count { fds[i].revents = 0; i &+= 1 }
-        let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
-        if ready <= 0 { return true }
-        if fds[count].revents & Int16(POLLIN) != 0 {
-            var drained: UInt64 = 0
-            _ = Glibc.read(c.pointee.commandFD, &drained, 8)
-        }
-        var events: UInt16 = 0
-        let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
-        room = result >= 0 && events & UInt16(POLLOUT) != 0
-        if result < 0 || events & UInt16(POLLERR) != 0 {
-            // An xrun or a suspend: the state says which; recover as a write would.
-            let avail = snd_pcm_avail_update(c.pointee.pcm)
-            if avail < 0 {
-                var pushed = false
-                guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: avail), call: .wait, pushed: &pushed)
-                else { return false }
-                RenderLoop.wake(c)
+        while true {
+            var i = 0
+            while i <= count { fds[i].revents = 0; i &+= 1 }
+            let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
+            if ready <= 0 { return true }
+            let command = fds[count].revents & Int16(POLLIN) != 0
+            if command {
+                var drained: UInt64 = 0
+                _ = Glibc.read(c.pointee.commandFD, &drained, 8)
             }
+            var events: UInt16 = 0
+            let result = snd_pcm_poll_descriptors_revents(c.pointee.pcm, fds, UInt32(count), &events)
+            room = result >= 0 && events & UInt16(POLLOUT) != 0
+            if result < 0 || events & UInt16(POLLERR) != 0 {
+                // An xrun or a suspend: the state says which; recover as a write would.
+                let avail = snd_pcm_avail_update(c.pointee.pcm)
+                if avail < 0 {
+                    var pushed = false
+                    guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: avail), call: .wait, pushed: &pushed)
+                    else { return false }
+                    RenderLoop.wake(c)
+                }
+                return true
+            }
+            // A descriptor can be readable with no room (alsa-lib's jack plugin signals room
+            // through a socket that only `revents` drains, once the refill has taken the room
+            // away): that wake brings nothing, so sleep again rather than run the refill's
+            // round of device calls for it. (The limit starts again: a held report is due
+            // microseconds later at most.)
+            if room || command || events != 0 { return true }
         }
-        return true
     }
 }

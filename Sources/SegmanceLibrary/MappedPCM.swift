@@ -62,11 +62,12 @@ public final class MappedPCM: @unchecked Sendable {
     /// Brings the frames of `range` into memory now and keeps them there: `mlock` faults
     /// every page in and pins it, so the render side never waits for the disk. Where the
     /// process may not lock more memory (RLIMIT_MEMLOCK), it reads ahead and touches every
-    /// page instead.
-    public func prefault(_ range: Range<Int64>) {
+    /// page instead. True when the range is locked (it stays resident until released).
+    @discardableResult
+    public func prefault(_ range: Range<Int64>) -> Bool {
         let bytes = pages(range, inner: false)
-        guard !bytes.isEmpty else { return }
-        if mlock(raw + bytes.lowerBound, bytes.count) == 0 { return }
+        guard !bytes.isEmpty else { return true }
+        if mlock(raw + bytes.lowerBound, bytes.count) == 0 { return true }
         madvise(raw + bytes.lowerBound, bytes.count, MADV_WILLNEED)
         var sum: UInt64 = 0
         var offset = bytes.lowerBound
@@ -76,6 +77,7 @@ public final class MappedPCM: @unchecked Sendable {
             offset += Self.pageSize
         }
         touchSum &+= sum
+        return false
     }
 
     /// Drops the frames of `range` from this process's resident set (pages wholly inside;

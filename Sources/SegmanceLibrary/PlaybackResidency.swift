@@ -46,6 +46,10 @@ public final class PlaybackResidency {
     private var loop: Range<Int64>?
     private var position: Int64 = 0
     private var lastStep: Int64?
+    /// Per mapping, the ranges kept and locked by the last `apply`: they stay resident
+    /// until released, so a step only locks what enters the window (an `mlock` of a range
+    /// already locked walks every page of it again, under the address space's write lock).
+    private var locked: [ObjectIdentifier: [Range<Int64>]] = [:]
 
     public init(window: Window) {
         self.window = window
@@ -60,7 +64,7 @@ public final class PlaybackResidency {
         apply()
         // Media no longer in play is let go of entirely.
         for media in previous where media !== segment.media && media !== next?.media {
-            media.release(0..<media.frames)
+            releaseAll(media)
         }
     }
 
@@ -76,7 +80,7 @@ public final class PlaybackResidency {
         let old = next?.media
         next = segment
         apply()
-        if let old, old !== current?.media, old !== segment?.media { old.release(0..<old.frames) }
+        if let old, old !== current?.media, old !== segment?.media { releaseAll(old) }
     }
 
     /// The queued part took over seamlessly: it is the current one now, from its start.
@@ -88,7 +92,7 @@ public final class PlaybackResidency {
         loop = nil
         position = 0
         apply()
-        if let previous, previous !== next.media { previous.release(0..<previous.frames) }
+        if let previous, previous !== next.media { releaseAll(previous) }
     }
 
     /// Playback jumps (a seek, play from a position): the target is made resident now.
@@ -162,7 +166,31 @@ public final class PlaybackResidency {
         for (media, ranges) in plan {
             let keep = Self.merge(ranges)
             for gap in Self.complement(keep, total: media.frames) { media.release(gap) }
-            for range in keep { media.prefault(range) }
+            let id = ObjectIdentifier(media)
+            var allLocked = true
+            for range in Self.subtract(locked[id] ?? [], from: keep) where !media.prefault(range) { allLocked = false }
+            // Where locking is refused the pages are only touched: touched again each step.
+            locked[id] = allLocked ? keep : nil
         }
+    }
+
+    private func releaseAll(_ media: MappedPCM) {
+        media.release(0..<media.frames)
+        locked[ObjectIdentifier(media)] = nil
+    }
+
+    /// The parts of sorted, merged `ranges` that sorted, merged `held` does not cover: what
+    /// a step of the window has to lock.
+    public static func subtract(_ held: [Range<Int64>], from ranges: [Range<Int64>]) -> [Range<Int64>] {
+        var result: [Range<Int64>] = []
+        for r in ranges {
+            var cursor = r.lowerBound
+            for h in held where h.upperBound > cursor && h.lowerBound < r.upperBound {
+                if h.lowerBound > cursor { result.append(cursor..<h.lowerBound) }
+                cursor = max(cursor, h.upperBound)
+            }
+            if cursor < r.upperBound { result.append(cursor..<r.upperBound) }
+        }
+        return result
     }
 }

@@ -30,6 +30,19 @@ import Testing
                 == [(20 * s)..<(33 * s)])
     }
 
+    /// A step of the window locks only what entered it: the kept ranges less those locked
+    /// at the step before.
+    @Test(arguments: [
+        ([0..<100], [Range<Int64>](), [0..<100]),
+        ([50..<150], [0..<100], [100..<150]),
+        ([0..<100], [0..<100], []),
+        ([10..<20, 90..<200], [0..<15, 95..<100, 150..<300], [15..<20, 90..<95, 100..<150]),
+        ([0..<10], [20..<30], [0..<10]),
+    ] as [([Range<Int64>], [Range<Int64>], [Range<Int64>])])
+    func aStepLocksOnlyWhatEnteredTheWindow(keep: [Range<Int64>], held: [Range<Int64>], expected: [Range<Int64>]) {
+        #expect(PlaybackResidency.subtract(held, from: keep) == expected)
+    }
+
     /// Plays a 3-minute part (34 MB of PCM) through, reading every frame as the render side
     /// would. Without the residency manager the whole file ends up resident; with it, a
     /// window of seconds — also when the mapping is locked on fault, as the daemon's engine
