@@ -28,7 +28,7 @@ kinds=("$@")
 #     the import worker, which limit their own address space (RLIMIT_AS, 1 GiB); a
 #     sanitizer's shadow memory cannot be mapped under that limit, so the sanitized child
 #     exits at once ("AddressSanitizer: out of memory ... Failed to mmap").
-#   RewindTests, XrunTests, LatencyBoundTests, MarkTests, PositionWatchTests: paced by jackd through alsa-lib's
+#   RewindTests, XrunTests, LatencyBoundTests, MarkTests, PositionWatchTests, AvailMinWakeTests: paced by jackd through alsa-lib's
 #     jack plugin (MarkTests also counts heap calls). Under
 #     ThreadSanitizer libjack's own threads (not instrumented) end "with ignores enabled",
 #     which aborts it; under AddressSanitizer their deadlines (one period) are not met by a
@@ -37,7 +37,7 @@ kinds=("$@")
 #     ReplayTests, which run under both.
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
-common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests'
+common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
 
 # ThreadSanitizer: the tests whose threads share memory (a debug build: ThreadSanitizer
 # sees the accesses compiled in the project's modules, not copies made inside the Swift
