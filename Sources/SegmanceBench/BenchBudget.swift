@@ -10,6 +10,13 @@ struct BenchFigure {
     /// nil when the figure has no budget (it is stated for comparison).
     var met: Bool?
     var peer: String = ""
+    /// A budget missed and known to be missed, with why (the issue it is open in), and
+    /// whether the figure is still within the bound that fails `--check` meanwhile (a
+    /// regression past it fails; within it the miss is printed and written, not failed).
+    var knownMiss: (why: String, withinBound: Bool)? = nil
+
+    /// Missed, and not excused by a known miss within its bound: what fails `--check`.
+    var fails: Bool { met == false && knownMiss?.withinBound != true }
 }
 
 /// Budgets checked by `--check`, and the figures file written by `--write-figures FILE`.
@@ -55,7 +62,8 @@ enum BenchBudget {
             print("budgets:")
             for f in budgeted {
                 print("  \(f.met! ? "ok    " : "MISSED") \(f.what): \(f.figure)\(f.budget.isEmpty ? "" : " (budget \(f.budget))")"
-                      + (f.peer.isEmpty ? "" : "; \(f.peer)"))
+                      + (f.peer.isEmpty ? "" : "; \(f.peer)")
+                      + (f.met == false ? f.knownMiss.map { " [known miss: \($0.why)\($0.withinBound ? "" : "; past its bound")]" } ?? "" : ""))
             }
         }
         if !figuresFile.isEmpty {
@@ -64,9 +72,12 @@ enum BenchBudget {
             }
         }
         guard checking else { return }
-        let missed = budgeted.filter { $0.met == false }
+        let missed = budgeted.filter(\.fails)
+        let known = budgeted.filter { $0.met == false && !$0.fails }
         if missed.isEmpty {
-            print("check: every budget met")
+            print(known.isEmpty ? "check: every budget met"
+                  : "check: every budget met but \(known.count) known miss\(known.count == 1 ? "" : "es"), within their bounds: "
+                    + known.map(\.what).joined(separator: "; "))
         } else {
             fail("budgets missed:\n" + missed.map { "  \($0.what): \($0.figure) (budget \($0.budget))" }.joined(separator: "\n"))
         }
@@ -78,7 +89,7 @@ enum BenchBudget {
             + "load average \(loadAtStart) at the start, \(loadAverage()) at the end).\n\n"
         text += "| what | figure | budget | peer, same run | met |\n|---|---|---|---|---|\n"
         for f in figures {
-            let met = f.met.map { $0 ? "yes" : "**no**" } ?? ""
+            let met = f.met.map { $0 ? "yes" : f.knownMiss.map { "**no** (known: \($0.why))" } ?? "**no**" } ?? ""
             text += "| \(cell(f.what)) | \(cell(f.figure)) | \(cell(f.budget)) | \(cell(f.peer)) | \(met) |\n"
         }
         return text
