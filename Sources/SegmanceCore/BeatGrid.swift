@@ -65,8 +65,27 @@ public struct BeatGrid: Equatable, Hashable, Sendable {
     /// Where `frame` is in the eights: the eight (the first "1" at or after the part's
     /// start begins eight 1; a pickup before it is eight 0) and the beat in it, 1...8.
     public func place(of frame: FramePosition) -> (eight: Int64, beat: Int) {
+        place(ofBeat: Int64(beats(at: frame).rounded(.down)))
+    }
+
+    /// Where in the eights the screen says `frame` is: the beat it has reached, or the one
+    /// it is within `shownBeatTolerance` of (a loop's A written on the beat by hand lands a
+    /// millisecond before a detected grid's beat, which is ±10 ms; the LCD shows that beat,
+    /// not the last of the eight before). `shownBeat` is that beat's number from `one`.
+    public func shownPlace(of frame: FramePosition, sampleRate: Int64) -> (eight: Int64, beat: Int, shownBeat: Int64) {
+        let ahead = Self.shownBeatTolerance * Double(sampleRate) / beatFrames
+        let k = Int64((beats(at: frame) + ahead).rounded(.down))
+        let place = place(ofBeat: k)
+        return (place.eight, place.beat, k)
+    }
+
+    /// The screen's tolerance before a beat (seconds): shorter than an LCD can show.
+    public static let shownBeatTolerance = 5e-3
+
+    /// Where beat `k` (from `one`) is in the eights.
+    func place(ofBeat k: Int64) -> (eight: Int64, beat: Int) {
         let first = firstOneBeat
-        let beat = Int64(beats(at: frame).rounded(.down)) - first
+        let beat = k - first
         let eight = beat >= 0 ? beat / Self.beatsPerEight + 1 : 0
         let inEight = ((beat % Self.beatsPerEight) + Self.beatsPerEight) % Self.beatsPerEight
         return (eight, Int(inEight) + 1)

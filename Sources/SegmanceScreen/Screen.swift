@@ -100,9 +100,9 @@ public enum Screen {
     /// a beat grid; the frame changes again at the next beat.
     static func eightsPlace(_ state: PlayerState, into f: inout Frame) -> String? {
         guard let grid = state.part?.grid else { return nil }
-        let place = grid.place(of: state.position)
-        let next = grid.frame(ofBeat: Int64(grid.beats(at: state.position).rounded(.down)) + 1)
-        f.change(atPosition: next)
+        let place = grid.shownPlace(of: state.position, sampleRate: state.sampleRate)
+        let ahead = FramePosition((BeatGrid.shownBeatTolerance * Double(state.sampleRate)).rounded())
+        f.change(atPosition: grid.frame(ofBeat: place.shownBeat + 1) - ahead)
         return "E\(place.eight).\(place.beat)"
     }
 
@@ -282,7 +282,7 @@ public enum Screen {
             }
         case .oneHere:
             guard let grid = state.part?.grid else { return "No beat" }
-            return "Beat \(grid.place(of: state.position).beat)"
+            return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         }
     }
 

@@ -34,6 +34,16 @@ import Testing
         #expect(place.eight == eight && (seconds < 0.25 ? place.beat == 8 : place.beat == beat), "\(place)")
     }
 
+    /// The screen shows the beat a frame is within 5 ms of: 1 ms before the "1" of eight 2
+    /// (4.25 s) is already E2.1; 6 ms before it is still E1.8; at 4.25 s the screen's next
+    /// change is 5 ms before the following beat.
+    @Test(arguments: [(4.249, Int64(2), 1), (4.244, Int64(1), 8), (4.25, Int64(2), 1), (4.744, Int64(2), 1), (4.746, Int64(2), 2)]
+          as [(Double, Int64, Int)])
+    func theScreenShowsTheBeatAFrameIsWithinFiveMillisecondsOf(seconds: Double, eight: Int64, beat: Int) {
+        let place = Self.grid.shownPlace(of: FramePosition((seconds * 48_000).rounded()), sampleRate: 48_000)
+        #expect(place.eight == eight && place.beat == beat, "\(place)")
+    }
+
     @Test func aGridFromTheTempoAndTheFrameOfABeat() {
         let grid = BeatGrid(bpm: 128, one: 0, sampleRate: 48_000, origin: .detected)
         #expect(grid?.beatFrames == 22_500)
