@@ -264,23 +264,23 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// False (and nothing queued) when the ring is full.
     @discardableResult
     public func send(_ timed: TimedCommand) -> Bool {
-        let stretchers = stretchersToHand(with: timed.command.command)
-        let queued = context.pointee.commands.push(QueuedCommand(command: timed.command, frame: timed.frame,
-                                                                 stretchers: stretchers))
-        if queued {
-            if !stretchers.isEmpty { stretchersHanded = true }
-            wakeRenderThread()
-        }
-        return queued
+        push(QueuedCommand(command: timed.command, frame: timed.frame,
+                           stretchers: stretchersToHand(with: timed.command.command)))
     }
 
     private func enqueue(_ queued: QueuedCommand) {
-        if context.pointee.commands.push(queued) {
-            if !queued.stretchers.isEmpty { stretchersHanded = true }
-            wakeRenderThread()
-        } else {
+        if !push(queued) {
             log("audio: command queue full (\(configuration.commandCapacity)); dropped epoch \(queued.command.epoch)")
         }
+    }
+
+    /// Queues `queued` for the render thread and wakes it; false when the ring is full. The
+    /// stretch voices it carries are the render side's from then on.
+    private func push(_ queued: QueuedCommand) -> Bool {
+        guard context.pointee.commands.push(queued) else { return false }
+        if !queued.stretchers.isEmpty { stretchersHanded = true }
+        wakeRenderThread()
+        return true
     }
 
     /// The stretch voices to hand over with `command`: made here the first time a speed
