@@ -92,10 +92,17 @@ extension SystemTests.Daemon {
         #expect(at != nil, "the captured audio is not the stored part 1 of Stick Routine at 80 %")
         try rig.panel.tap("play")
         shown = try lcd.expectScreen("paused", timeout: 10, after: shown.index) { $0[0].hasPrefix("‖ 1/2 Short") }
+        // The render thread's reports wake the control loop, which logs them at once; a
+        // period (11 ms) and a margin later, every underrun while playing is in the log.
+        Box.hold(milliseconds: 100)
+        let whilePlaying = rig.audioTrouble(fromLine: playing), paused = daemon.text.count
+        #expect(whilePlaying.isEmpty, "underruns while the stored part played: \(whilePlaying)")
+        // Unplugged while paused (silent output): qemu's usb-storage removal can hold the
+        // vCPUs as its plugging does (CI: an underrun here, after the pause was shown).
         try USBStick.helper("unmount", partition, mediaRoot: rig.mediaRoot)
         try stick.yank(id: "stick2", partition: partition)
         try rig.stop()
-        #expect(rig.audioTrouble(fromLine: playing).isEmpty, "\(rig.audioTrouble(fromLine: playing))")
+        for line in rig.audioTrouble(fromLine: paused) { print("system: stick: while the emulated USB stick was removed (paused, silent output): \(line)") }
     }
 
     /// The media files (complete ones: `<hash>.pcm`), sorted by the time they appeared.
