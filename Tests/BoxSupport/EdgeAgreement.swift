@@ -11,12 +11,17 @@
 /// daemon reads its render thread's position after the edge, and the thread may have
 /// rendered a period in between.
 ///
+/// The harness reads the pointers on both sides of the edge (`Edges.renderedThroughAfter`):
+/// where the render thread had rendered through when the edge was made lies between the
+/// two reads, and the position the daemon saw is held to the nearer end of that bracket (a
+/// period the render thread wrote while the sysfs write was under way is not the daemon's).
+///
 /// A control that acts where the music was heard (LOOP, a plain detent) is held to its
 /// heard edge as well (LOOP going down, the detent's last step): the capture frame sounding
 /// at the kernel's timestamp of that edge (`Edges.soundingAtHeardEdge`: the capture pointer
 /// read just before the harness made it, moved on to the timestamp) is, through the offset,
-/// the twin frame the daemon's heard frame must sound at, within `tolerance` (the pointer
-/// moves in steps; the daemon looks the timestamp up on its device's clock).
+/// the twin frame the daemon's heard frame must sound at, within `heardTolerance` (the
+/// capture pointer moves in steps; the daemon looks the timestamp up on its device's clock).
 public struct EdgeAgreement: Sendable {
     public struct Entry: Equatable, Sendable {
         /// "press loop", "turn +1", …
@@ -26,8 +31,11 @@ public struct EdgeAgreement: Sendable {
         public var placed: Int64
         /// True for the entry of a heard edge.
         public var heard = false
-        /// Where the edge says the render thread was, in twin frames.
+        /// Where the edge says the render thread was, in twin frames: of the bracket read
+        /// around the edge, the frame nearest `placed`.
         public var edge: Int64
+        /// How many frames the render thread rendered between the reads around the edge.
+        public var bracket: Int64 = 0
         /// placed − edge.
         public var difference: Int64 { placed - edge }
     }
@@ -35,9 +43,12 @@ public struct EdgeAgreement: Sendable {
     public var entries: [Entry] = []
     public var failures: [String] = []
 
-    /// Checks each control that acted on moving music (transport "playing").
+    /// Checks each control that acted on moving music (transport "playing"): the position
+    /// the daemon saw within `tolerance` of its edge's bracket, the frame it heard within
+    /// `heardTolerance` (`tolerance` when nil) of what sounded at its heard edge.
     public init(records: [ControlRecord], placement: TwinScenario.Placement, edges: TwinScenario.Edges,
-                comparison: AudioComparison.Result, tolerance: Int64) {
+                comparison: AudioComparison.Result, tolerance: Int64, heardTolerance: Int64? = nil) {
+        let heardTolerance = heardTolerance ?? tolerance
         for (i, record) in records.enumerated() where record.transport == "playing" {
             guard i < placement.controlFrames.count, i < edges.renderedThrough.count else {
                 failures.append("\(record.action): no placement or edge for control \(i + 1)")
@@ -52,11 +63,16 @@ public struct EdgeAgreement: Sendable {
                 failures.append("\(record.action) at twin frame \(placed): the audio comparison found no offset there")
                 continue
             }
-            let entry = Entry(action: record.action, placed: placed, edge: through - Int64(offset))
+            let before = through - Int64(offset)
+            let after = max(before, (i < edges.renderedThroughAfter.count ? edges.renderedThroughAfter[i] : nil)
+                .map { $0 - Int64(offset) } ?? before)
+            let entry = Entry(action: record.action, placed: placed, edge: min(max(placed, before), after),
+                              bracket: after - before)
             entries.append(entry)
             if abs(entry.difference) > tolerance {
+                let edge = before == after ? "twin frame \(before)" : "twin frames \(before)–\(after)"
                 failures.append("\(record.action): the daemon saw part \(record.part) frame \(record.seen) (twin frame \(placed)), "
-                    + "\(entry.difference) frames from where its edge was (twin frame \(entry.edge)); at most \(tolerance) allowed")
+                    + "\(entry.difference) frames from where its edge was (\(edge)); at most \(tolerance) allowed")
             }
             guard record.actsWhereHeard else { continue }
             guard i < placement.heardFrames.count, let at = placement.heardFrames[i],
@@ -67,18 +83,19 @@ public struct EdgeAgreement: Sendable {
             let heardOffset = comparison.offset(before: Int(at)) ?? offset
             let heard = Entry(action: record.action, placed: at, heard: true, edge: sounding - Int64(heardOffset))
             entries.append(heard)
-            if abs(heard.difference) > tolerance {
+            if abs(heard.difference) > heardTolerance {
                 failures.append("\(record.action): the daemon heard part \(record.part) frame \(record.frame) (twin frame \(at)), "
-                    + "\(heard.difference) frames from what sounded at its edge (twin frame \(heard.edge)); at most \(tolerance) allowed")
+                    + "\(heard.difference) frames from what sounded at its edge (twin frame \(heard.edge)); at most \(heardTolerance) allowed")
             }
         }
     }
 
-    /// "press loop -128 (heard +40), press loop +0 (heard -12), …"
+    /// "press loop -128 (heard +40), press loop +0 [512 rendered during the edge] (heard -12), …"
     public var summary: String {
         var parts: [String] = []
         for entry in entries {
             let text = "\(entry.difference >= 0 ? "+" : "")\(entry.difference)"
+                + (entry.bracket > 0 ? " [\(entry.bracket) rendered during the edge]" : "")
             if entry.heard, let last = parts.popLast() { parts.append(last + " (heard \(text))") }
             else { parts.append("\(entry.action) \(text)") }
         }

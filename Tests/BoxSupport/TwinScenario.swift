@@ -183,14 +183,19 @@ public struct TwinScenario: Sendable {
         /// For each control, the capture frame through which the daemon's render thread had
         /// rendered when its deciding edge was made (nil where unknown).
         public var renderedThrough: [Int64?]
+        /// The same, read just after the edge was made (nil where unknown): the edge was
+        /// made while the render thread had rendered through a frame between the two.
+        public var renderedThroughAfter: [Int64?]
         /// For each control that acts where it was heard, the capture frame sounding at the
         /// kernel's timestamp of its heard edge (LOOP going down, the detent's last step;
         /// nil elsewhere).
         public var soundingAtHeardEdge: [Int64?]
 
-        public init(captureOnset: Int64, renderedThrough: [Int64?], soundingAtHeardEdge: [Int64?] = []) {
+        public init(captureOnset: Int64, renderedThrough: [Int64?], renderedThroughAfter: [Int64?] = [],
+                    soundingAtHeardEdge: [Int64?] = []) {
             self.captureOnset = captureOnset
             self.renderedThrough = renderedThrough
+            self.renderedThroughAfter = renderedThroughAfter
             self.soundingAtHeardEdge = soundingAtHeardEdge
         }
     }

@@ -213,6 +213,26 @@ import Testing
         #expect(far.failures.first?.hasPrefix("press loop: the daemon heard part 1 frame 192000 (twin frame 432000), 600 frames") == true,
                 "\(far.failures)")
         #expect(far.failures.last?.hasPrefix("press next: the daemon saw part 1") == true, "\(far.failures)")
+        // Read again after the edge was written: the render thread wrote 200 frames while the
+        // write was under way, so NEXT's edge may have been made 400 frames before the daemon
+        // saw it. Held to the nearer end of that bracket, it is within a period; a bracket
+        // that ends 550 frames before is not.
+        var after = [Int64?](repeating: nil, count: records.count)
+        after[3] = frontier[3]! + 200
+        let bracketed = EdgeAgreement(records: records, placement: third,
+                                      edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after,
+                                                   soundingAtHeardEdge: sounding),
+                                      comparison: comparison, tolerance: 512, heardTolerance: 700)
+        #expect(bracketed.failures.isEmpty, "\(bracketed.failures)")
+        #expect(bracketed.summary == "press loop +512 (heard +100), press loop -300 (heard +600), "
+            + "press next +400 [200 rendered during the edge], turn +1 +0 (heard +0), press play +0", "\(bracketed.summary)")
+        after[3] = frontier[3]! + 50
+        let short = EdgeAgreement(records: records, placement: third,
+                                  edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after,
+                                               soundingAtHeardEdge: sounding),
+                                  comparison: comparison, tolerance: 512, heardTolerance: 700)
+        #expect(short.failures == ["press next: the daemon saw part 1 frame 144000 (twin frame 576000), 550 frames from where its edge was "
+            + "(twin frames \(575_400)–\(575_450)); at most 512 allowed"], "\(short.failures)")
     }
 
     @Test func theLCDSequenceMatchesTheTwinsFramesWithRedrawsAndOtherClockDigits() throws {

@@ -1,26 +1,45 @@
 /// The snd-aloop card's pointers as the kernel has them at this moment, from
 /// `/proc/asound/Loopback/pcm*/sub0/status` (reading it makes the driver bring its pointers
-/// up to the current jiffy): what sounds now, in the capture's frames, and how far ahead of
-/// it the daemon has written. Read at a button's edge, it says where the daemon's render
-/// thread was when the edge was made, without asking the daemon.
+/// up to the current jiffy): what sounds now, in the capture's frames, and how far the
+/// daemon has written. Read at a button's edge, it says where the daemon's render thread
+/// was when the edge was made, without asking the daemon.
 struct LoopbackPointers: Equatable {
     /// Frames the capture side (hw:Loopback,1,0) has taken since it started: the index in
-    /// `LoopbackCapture` of the frame sounding now.
+    /// `LoopbackCapture` of the frame sounding now (a jiffy's step of the driver's timer
+    /// behind it at most: 192 frames at HZ=250).
     var captureFrame: Int64
-    /// Frames the daemon has written to hw:Loopback,0,0 that have not sounded yet.
-    var queuedFrames: Int64
-
-    /// The capture frame through which the daemon's render thread has rendered.
-    var renderedThrough: Int64 { captureFrame + queuedFrames }
+    /// The capture frame through which the daemon's render thread has rendered: the
+    /// playback's `appl_ptr` (exact: the frames the daemon has written) moved into the
+    /// capture's frames by the cable's offset.
+    var renderedThrough: Int64
 
     static let playback = "/proc/asound/Loopback/pcm0p/sub0/status"
     static let capture = "/proc/asound/Loopback/pcm1c/sub0/status"
 
-    /// Reads both sides, the playback last (so a period the daemon writes in between counts).
-    static func read() throws -> LoopbackPointers {
+    /// The capture's `hw_ptr` minus the playback's at the same instant. snd-aloop moves the
+    /// two ends of its cable together, so this stays the same while both run; read one
+    /// after the other, the playback's may have moved a jiffy on (192 frames) and the
+    /// difference comes out smaller, never larger: the largest of `reads` reads is it.
+    static func cableOffset(reads: Int = 200) throws -> Int64 {
+        var offset = Int64.min
+        for _ in 0..<reads {
+            let captured = try pointers(capture)
+            let played = try pointers(playback)
+            offset = max(offset, captured.hw - played.hw)
+        }
+        return offset
+    }
+
+    /// Reads both sides, the capture first: `renderedThrough` from the playback's
+    /// `appl_ptr` and `cableOffset` (a period the daemon writes meanwhile counts).
+    static func read(cableOffset: Int64) throws -> LoopbackPointers {
         let captured = try pointers(capture)
         let played = try pointers(playback)
-        return LoopbackPointers(captureFrame: captured.hw, queuedFrames: played.appl - played.hw)
+        guard captured.hw - played.hw <= cableOffset else {
+            throw BoxError("the loopback cable's offset grew from \(cableOffset) to \(captured.hw - played.hw) frames "
+                + "(an underrun of the daemon's playback moves it)")
+        }
+        return LoopbackPointers(captureFrame: captured.hw, renderedThrough: played.appl + cableOffset)
     }
 
     /// `hw_ptr` and `appl_ptr` of a running substream's status.

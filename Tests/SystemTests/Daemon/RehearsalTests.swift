@@ -23,7 +23,6 @@ extension SystemTests {
             try rig.start()
             let lcd = try #require(rig.lcd), capture = try #require(rig.capture), daemon = try #require(rig.daemon)
             var panel = rig.panel
-            panel.readsPointers = true
             // The stimulus of each control the daemon logs, in order.
             var stimuli: [SimulatedPanel.Played] = []
             print("rehearsal: \(DaemonRig.binary ?? "") runs as \(rig.daemonUser ?? "root")")
@@ -43,6 +42,7 @@ extension SystemTests {
             // Part 1 of "Box Test", stopped at its start.
             var shown = try lcd.expectScreen("part 1 stopped", timeout: 30) { $0 == ["■ 1/3 Intro     ", "0:00/0:20       "] }
             let silentUntil = capture.frames
+            try panel.readPointers()
 
             // PLAY, bouncing: three seconds counted in with ticks, then the music.
             stimuli.append(try panel.tap("play"))
@@ -145,6 +145,7 @@ extension SystemTests {
             }
             let edges = TwinScenario.Edges(captureOnset: Int64(firstTick),
                                            renderedThrough: stimuli.map { $0.pointers?.renderedThrough },
+                                           renderedThroughAfter: stimuli.map { $0.pointersAfter?.renderedThrough },
                                            soundingAtHeardEdge: heardEdges)
             let period = rig.profile.audio.periodFrames
             let scenario = TwinScenario(countdownSeconds: 3,
@@ -166,13 +167,14 @@ extension SystemTests {
             #expect(!result.matches || delays.contains(0),
                     "every command applied at least a period later than the twin: \(result.summary)")
             // Each control where its edge says: the frame the daemon logged is within one
-            // period of where its render thread was when the button changed, give or take
-            // the step snd-aloop moves its pointers in (a jiffy: 4 ms at HZ=250); and for
-            // LOOP and a detent, the frame it heard within as much of what the capture
-            // pointer says was sounding at the kernel's timestamp of its heard edge.
+            // period of where its render thread was when the button changed (the pointers
+            // read on both sides of the edge, each read within one step of snd-aloop's
+            // pointers: exact); and for LOOP and a detent, the frame it heard within a
+            // period and the step the capture pointer moves in (a jiffy: 4 ms at HZ=250) of
+            // what it says was sounding at the kernel's timestamp of its heard edge.
             let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
             let agreement = EdgeAgreement(records: controls, placement: placement, edges: edges,
-                                          comparison: result, tolerance: Int64(period) + jiffy)
+                                          comparison: result, tolerance: Int64(period), heardTolerance: Int64(period) + jiffy)
             print("rehearsal: the daemon's frame minus its edge's, per control: \(agreement.summary) "
                 + "(period \(period), pointer step \(jiffy))")
             #expect(agreement.failures.isEmpty, "\(agreement.failures.joined(separator: "\n"))")

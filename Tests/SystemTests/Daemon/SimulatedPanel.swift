@@ -8,8 +8,16 @@ import SegmanceBoard
 struct SimulatedPanel {
     let chip: String
     let offsets: [String: Int]
-    /// Read the loopback card's pointers just before each deciding edge (`Played.pointers`).
-    var readsPointers = false
+    /// With the loopback cable's offset (`readPointers()`), the card's pointers are read
+    /// around each deciding edge (`Played.pointers`).
+    private(set) var cableOffset: Int64?
+    var readsPointers: Bool { cableOffset != nil }
+
+    /// Reads the loopback card's pointers around each deciding edge from now on (the
+    /// daemon's playback and the capture running).
+    mutating func readPointers() throws {
+        cableOffset = try LoopbackPointers.cableOffset()
+    }
 
     /// What a stimulus was.
     struct Played {
@@ -26,6 +34,9 @@ struct SimulatedPanel {
         var edge: Int64 = 0
         /// The loopback card's pointers read just before that write (with `readsPointers`).
         var pointers: LoopbackPointers?
+        /// The same, read just after the writes of that change: the edge was made between the
+        /// two reads (writing a sysfs pull can take a period on a loaded VM).
+        var pointersAfter: LoopbackPointers?
         /// The same, read just before the first write of a press going down (where a
         /// control that acts where the music was heard hears it), and the monotonic time
         /// just after reading them.
@@ -55,8 +66,13 @@ struct SimulatedPanel {
 
     /// Notes the deciding edge, about to be written.
     private func deciding(_ played: inout Played) throws {
-        if readsPointers { played.pointers = try LoopbackPointers.read() }
+        if let cableOffset { played.pointers = try LoopbackPointers.read(cableOffset: cableOffset) }
         played.edge = Box.now()
+    }
+
+    /// Notes the deciding edge, written.
+    private func decided(_ played: inout Played) throws {
+        if let cableOffset { played.pointersAfter = try LoopbackPointers.read(cableOffset: cableOffset) }
     }
 
     /// Changes with chatter: three writes back to back, ending at `closed`; `decides` when
@@ -71,14 +87,15 @@ struct SimulatedPanel {
         let end = Box.now()
         played.lastWrite = end - played.lastChange
         played.longestChatter = max(played.longestChatter, end - start)
+        if decides { try decided(&played) }
     }
 
     /// A press of `milliseconds` with contact bounce on both edges (`bounce`), or clean.
     @discardableResult
     func tap(_ control: String, milliseconds: Int = 80, bounce: Bool = true) throws -> Played {
         var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
-        if readsPointers {
-            played.downPointers = try LoopbackPointers.read()
+        if let cableOffset {
+            played.downPointers = try LoopbackPointers.read(cableOffset: cableOffset)
             played.downRead = Box.now()
         }
         if bounce { try chatter(control, closed: true, into: &played) } else { try set(control, closed: true) }
@@ -90,6 +107,7 @@ struct SimulatedPanel {
             played.lastChange = Box.now()
             try set(control, closed: false)
             played.lastWrite = Box.now() - played.lastChange
+            try decided(&played)
         }
         return played
     }
@@ -123,6 +141,7 @@ struct SimulatedPanel {
             played.lastChange = Box.now()
             try set(control, closed: closed)
             played.lastWrite = Box.now() - played.lastChange
+            if control == second && !closed { try decided(&played) }
         }
         return played
     }
