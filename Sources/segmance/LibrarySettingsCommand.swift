@@ -93,6 +93,9 @@ struct SettingAssignment {
         ("atPartEnd", PartEndBehavior.allCases.map(\.rawValue).joined(separator: " or ")), ("volume", "0 to 100"),
         ("autoImport", "0 or 1"), ("loopPause", choices(Settings.loopPauseChoices)),
         ("loopPasses", choices(Settings.loopPassesChoices)), ("lightIdle", choices(Settings.lightIdleChoices)),
+        ("countdownBeats", choices([0] + Settings.countInBeatChoices)),
+        ("loopSnap", LoopSnap.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("turnBy", TurnUnit.allCases.map(\.rawValue).joined(separator: ", ")),
     ]
 
     init(parsing text: String) throws {
@@ -120,7 +123,14 @@ struct SettingAssignment {
         case "autoImport": let b = try flag(); apply = { $0.autoImport = b }
         case "loopPause": let n = try choice(Settings.loopPauseChoices); apply = { $0.loopPause = n }
         case "loopPasses": let n = try choice(Settings.loopPassesChoices); apply = { $0.loopPasses = n }
-        default: let n = try choice(Settings.lightIdleChoices); apply = { $0.lightIdle = n }
+        case "lightIdle": let n = try choice(Settings.lightIdleChoices); apply = { $0.lightIdle = n }
+        case "countdownBeats": let n = try choice([0] + Settings.countInBeatChoices); apply = { $0.countdownBeats = n }
+        case "loopSnap":
+            guard let snap = LoopSnap(rawValue: value) else { throw bad() }
+            apply = { $0.loopSnap = snap }
+        default:
+            guard let unit = TurnUnit(rawValue: value) else { throw bad() }
+            apply = { $0.turnBy = unit }
         }
     }
 
@@ -130,7 +140,8 @@ struct SettingAssignment {
     static func rows(_ s: Settings) -> [(String, String)] {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
-         ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)")]
+         ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
+         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue)]
     }
 
     private static func choices(_ values: [Int]) -> String { values.map(String.init).joined(separator: ", ") }

@@ -27,7 +27,8 @@ import Testing
     @Test func settingsAreShownChangedTogetherAndKeptBetweenRuns() throws {
         defer { try? FileManager.default.removeItem(atPath: library) }
         #expect(try run(["settings"]).text == "No settings saved in \(library) (the defaults apply).\n")
-        let changed = try run(["settings", "volume=70", "countdown=5", "atPartEnd=next", "autoImport=1"])
+        let changed = try run(["settings", "volume=70", "countdown=5", "atPartEnd=next", "autoImport=1",
+                               "countdownBeats=8", "loopSnap=eight", "turnBy=beats"])
         #expect(changed.status == 0)
         let expected = """
             countdown = 5
@@ -38,6 +39,9 @@ import Testing
             loopPause = 0
             loopPasses = 0
             lightIdle = 0
+            countdownBeats = 8
+            loopSnap = eight
+            turnBy = beats
 
             """
         #expect(changed.text == expected)
@@ -49,7 +53,10 @@ import Testing
         ("volume=101", "Error: volume=101: volume takes 0 to 100"),
         ("countdown=4", "Error: countdown=4: countdown takes 0, 3, 5, 8, 10, 15, 20"),
         ("atPartEnd=loop", "Error: atPartEnd=loop: atPartEnd takes stop or next"),
-        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle"),
+        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle, countdownBeats, loopSnap, turnBy"),
+        ("countdownBeats=6", "Error: countdownBeats=6: countdownBeats takes 0, 4, 8"),
+        ("loopSnap=bar", "Error: loopSnap=bar: loopSnap takes off, beat, eight"),
+        ("turnBy=bars", "Error: turnBy=bars: turnBy takes seconds, beats, eights"),
     ])
     func aWrongAssignmentChangesNothingAndSaysWhatTheKeyTakes(assignment: String, error: String) throws {
         defer { try? FileManager.default.removeItem(atPath: library) }
