@@ -177,7 +177,10 @@ def judge(state, allowed, refs, ref_media):
     for name, digest in state["media"].items():
         if ref_media.get(name) != digest:
             problems.append(f"media {name}: its bytes are not what the import wrote")
+    # The keys the workloads save (`library settings --json` shows others too, at their defaults).
     settings = state["settings"]
+    if isinstance(settings, dict):
+        settings = {k: settings[k] for k in SETTING_KEYS if k in settings}
     found["settings"] = settings if settings else None
     if found["settings"] not in allowed["settings"]:
         problems.append(f"settings {json.dumps(settings)}: neither of the saves "
