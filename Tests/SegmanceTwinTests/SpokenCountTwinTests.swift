@@ -147,6 +147,7 @@ import Glibc
         }
         #expect(counts.count == 4, "\(counts)")
         guard counts.count == 4 else { return }
+        print("spoken count-in at 150 %: words \(zip(counts, counts.dropFirst()).map { $1 - $0 }) frames apart (a beat: 16000)")
         for (a, b) in zip(counts, counts.dropFirst()).prefix(3) {
             #expect(abs(b - a - 16_000) <= 48, "count interval \(b - a)")
             // The word before each count has ended, a ramp (5 ms) of silence before it.
