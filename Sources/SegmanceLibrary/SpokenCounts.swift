@@ -123,12 +123,17 @@ public struct SpokenCounts: Sendable {
     /// The cached sound of `text`; nil when there is no cache file.
     public func read(_ text: String) throws(SpokenCountError) -> [Float]? {
         let path = path(of: text)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Not following a link, and not waiting on a FIFO: whatever is there, a regular file or a refusal.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw SpokenCountError(path: path, .corrupt("open: \(String(cString: strerror(errno)))"))
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw SpokenCountError(path: path, .corrupt("not a regular file"))
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

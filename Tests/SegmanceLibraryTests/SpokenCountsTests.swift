@@ -82,6 +82,22 @@ import Glibc
         #expect(try counts.read("seven") == first.sounds[6], "rewritten whole")
     }
 
+    @Test func aFIFOOrALinkWhereAWordWouldBeIsRefusedWithoutWaitingAndReplaced() throws {
+        let counts = try counts()
+        let first = try counts.load()
+        unlink(counts.path(of: "four"))
+        #expect(mkfifo(counts.path(of: "four"), 0o644) == 0)
+        unlink(counts.path(of: "five"))
+        #expect(symlink(counts.path(of: "six"), counts.path(of: "five")) == 0)
+        let again = try counts.load()
+        #expect(again.spoken == 2)
+        #expect(again.sounds == first.sounds)
+        #expect(again.problems == [SpokenCountError(path: counts.path(of: "four"), .corrupt("not a regular file")),
+                                   SpokenCountError(path: counts.path(of: "five"), .corrupt("open: Too many levels of symbolic links"))])
+        #expect(try counts.read("four") == first.sounds[3])
+        #expect(try counts.read("five") == first.sounds[4])
+    }
+
     @Test func aSampleThatIsNotASoundIsRefusedEvenWithItsChecksum() throws {
         let counts = try counts()
         _ = try counts.load()

@@ -123,6 +123,25 @@ import Glibc
         #expect(again.samples == first.samples)
     }
 
+    /// The box at boot: spoken counts saved in its library are made ready as it restores
+    /// them, and the lines logged then reach the log its owner sets after the start.
+    @Test func spokenCountsSavedInTheLibraryAreReadyAtBootAndSaidInTheLog() throws {
+        let library = try Library(directory: try temp.make("spoken-boot") + "/lib")
+        try library.apply(.settings(Settings(countVoice: .spoken)))
+        let appliance = try Appliance(Appliance.Configuration(), library: library)
+        var lines: [String] = []
+        appliance.log = { lines.append($0) }
+        #expect(appliance.state.settings.countVoice == .spoken)
+        #expect(lines.count == 1 && lines[0].hasPrefix("spoken counts: 20 words ready, 20 spoken now by espeak-ng en-us 200wpm"), "\(lines)")
+        appliance.log("after")
+        #expect(lines.last == "after")
+        // The next boot reads them from the cache.
+        lines = []
+        let again = try Appliance(Appliance.Configuration(), library: library)
+        again.log = { lines.append($0) }
+        #expect(lines.count == 1 && lines[0].hasPrefix("spoken counts: 20 words ready, 0 spoken now"), "\(lines)")
+    }
+
     @Test func atAFastTempoAWordEndsBeforeTheNextCount() throws {
         // 120 BPM at 150 %: a beat of 16 000 frames (1/3 s); "seven" lasts 0.40 s.
         let stick = try BeatTwinTests.makeStick()
