@@ -64,7 +64,7 @@ Maintainer: Segmance Box team <segmance@localhost>
 Section: sound
 Priority: optional
 Depends: adduser, libaubio5, $depends
-Recommends: ntfs-3g
+Recommends: ntfs-3g, espeak-ng
 Installed-Size: $(du -sk "$stage" | cut -f1)
 Description: Segmance Box dance-rehearsal player
  Plays routines from a USB stick part by part, with countdowns, A-B loops and

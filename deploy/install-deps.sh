@@ -10,7 +10,7 @@ packages=(
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import
   libaubio-dev       # aubio's beat tracker: a part's beat grid, detected at import
-  espeak-ng          # tests only: speech, the sound a beat detector must find no grid in
+  espeak-ng          # spoken counts (rendered once, cached; the .deb recommends it); the tests' speech samples
   librubberband-dev  # time-stretching, pitch kept (speed 50–150 %); GPL-2+: see README "Speed"
   libavformat-dev    # FFmpeg: MP4/M4A/MOV, Matroska/WebM, ASF containers (AAC, ALAC, a video's sound, WMA)
   libavcodec-dev     # FFmpeg: their audio decoders

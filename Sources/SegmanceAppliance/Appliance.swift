@@ -20,6 +20,8 @@ public final class Appliance {
         public var controlMap = ControlMap(buttons: [:])
         /// With stretch voices: the speed can change (`RenderCommand.setSpeed`).
         public var render = RenderConfig(stretchVoices: 3)
+        /// What speaks the counts when the count voice is spoken (`SpokenCounts`).
+        public var speech = EspeakSpeech()
         public init() {}
     }
 
@@ -44,8 +46,20 @@ public final class Appliance {
     private var partsStarted: UInt32 = 0
     /// A temporary library made for this appliance, deleted with it.
     private let temporaryLibrary: TemporaryDirectory?
+    /// The spoken counts, once loaded: kept as long as the appliance, because the render
+    /// side may still hold a pointer into them.
+    private var countWords: CountWordStorage?
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
-    public var log: (String) -> Void = { _ in }
+    public var log: (String) -> Void = { _ in } {
+        didSet {
+            // Lines of the boot (the appliance logs from `init`, before its owner sets this).
+            let early = bootLog ?? []
+            bootLog = nil
+            for line in early { log(line) }
+        }
+    }
+    /// Lines logged before `log` was set; nil once it is.
+    private var bootLog: [String]? = []
     /// Log each write to the library before it starts ("saving: …") and when it is durable
     /// ("saved: …"), with what it writes: the daemon's journal says what a power cut may
     /// have interrupted (Tests/System/power-cut.sh judges the library by these lines).
@@ -268,7 +282,8 @@ public final class Appliance {
     private func perform(_ command: AudioCommand, epoch: UInt32) {
         var failure: (any Error)?
         var segment: PlaybackResidency.Segment?
-        let resolved = RenderCommand(command) { part in
+        if case .setCountVoice(.spoken) = command { loadCountWords() }
+        let resolved = RenderCommand(command, words: countWords?.words ?? .none) { part in
             do {
                 let found = try self.media.segment(part)
                 segment = found
@@ -293,10 +308,33 @@ public final class Appliance {
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)
-        case .pause, .stop, .setVolume, .setSpeed:
+        case .pause, .stop, .setVolume, .setSpeed, .setCountVoice:
             break
         }
         if case .load = resolved { partsStarted &+= 1 }
         audio.send(StampedCommand(resolved, epoch: epoch))
+    }
+
+    /// Makes the spoken counts ready in memory (from the library's cache, or spoken with
+    /// espeak-ng and cached) before the render side is told to use them; when they cannot
+    /// be made, says why in the log and the counts stay ticks.
+    private func loadCountWords() {
+        guard countWords == nil else { return }
+        let counts = SpokenCounts(library: library.directory, sampleRate: configuration.sampleRate,
+                                  speech: configuration.speech)
+        do {
+            let loaded = try counts.load()
+            for problem in loaded.problems { note("\(problem)") }
+            countWords = CountWordStorage(loaded.sounds)
+            note("spoken counts: \(loaded.sounds.count) words ready, \(loaded.spoken) spoken now by "
+                 + "\(counts.speech.identity), the others from \(counts.directory)")
+        } catch {
+            note("\(error); counting with ticks")
+        }
+    }
+
+    /// Logs `line`, or keeps it for `log` when that is not set yet (at boot).
+    private func note(_ line: String) {
+        if bootLog != nil { bootLog?.append(line) } else { log(line) }
     }
 }

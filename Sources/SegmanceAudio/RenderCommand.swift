@@ -38,6 +38,11 @@ public enum RenderCommand: Equatable, Sendable {
     /// 100 reads the PCM directly. While audio sounds the change is crossfaded like a seek
     /// at the same source frame. Ignored (100 %) by a renderer with no stretch voices.
     case setSpeed(Int32)
+    /// Countdowns from now on speak these words (`CountWords`) in place of ticks: a count
+    /// in beats the number of the count in its eight, seconds the seconds left. A number
+    /// with no word, and `.none`, sound as ticks. A word longer than the time to the next
+    /// count is cut to end `config.rampFrames` before it, with a fade of twice that.
+    case setCountWords(CountWords)
 }
 
 /// A count-in in beats, as plain data: `beats` counts `beatFrames` output frames apart,
@@ -87,8 +92,9 @@ extension RenderCommand {
     ///
     /// `resolve` returns the prepared PCM of a part, nil when it has none; the
     /// conversion then fails (returns nil) so the control side can report the problem.
-    /// Counts and percents are clamped to what the render side accepts.
-    public init?(_ command: AudioCommand, resolve: (PartAudio) -> PCMSlice?) {
+    /// Counts and percents are clamped to what the render side accepts. `words` are the
+    /// spoken counts prepared for `setCountVoice(.spoken)` (`.none`: counts sound as ticks).
+    public init?(_ command: AudioCommand, words: CountWords = .none, resolve: (PartAudio) -> PCMSlice?) {
         switch command {
         case .load(let part):
             guard let pcm = resolve(part) else { return nil }
@@ -121,6 +127,8 @@ extension RenderCommand {
             self = .setVolume(Int32(min(100, max(0, percent))))
         case .setSpeed(let percent):
             self = .setSpeed(Int32(min(150, max(50, percent))))
+        case .setCountVoice(let voice):
+            self = .setCountWords(voice == .spoken ? words : .none)
         }
     }
 }

@@ -107,7 +107,7 @@ extension RenderState {
                 fadingLevel &-= 1
             }
             if tick.isActive, let samples = tick.samples {
-                let s = samples[Int(tick.index)] * vol
+                let s = samples[Int(tick.index)] * tick.gain * vol
                 l += s
                 r += s
                 tick.index &+= 1

@@ -101,6 +101,8 @@ struct RenderState {
     var volumeStep: Int32
 
     var countdown = CountdownState()
+    /// Spoken counts in place of ticks (`setCountWords`); `.none` = ticks.
+    var words = CountWords.none
     var tick = TickVoice()
     var fadingTick = TickVoice()
     var fadingTickLevel: Int32 = 0
@@ -247,6 +249,8 @@ struct RenderState {
             // The same source frame at the new speed: crossfaded like a seek while sounding.
             if !countdown.active && mode != .idle && level > 0 { startCrossfade() }
             main.place(main.pos, speed: speed)
+        case .setCountWords(let words):
+            self.words = words
         }
     }
 
@@ -415,6 +419,15 @@ struct RenderState {
         }
     }
 
+    /// A word that ends a ramp before the next count: cut there, fading over the two
+    /// ramps before its new end, when it is longer (a fast tempo).
+    func spokenCount(_ samples: UnsafePointer<Float>, length: Int32) -> TickVoice {
+        let beat = countdown.beat < 1 ? Int64(1) : (countdown.beat > 1e12 ? Int64(1e12) : Int64(countdown.beat))
+        let room = Int32(clamping: max(1, beat &- Int64(ramp)))
+        guard length > room else { return TickVoice(samples: samples, length: length, index: 0) }
+        return TickVoice(samples: samples, length: room, index: 0, fadeFrom: max(0, room &- 2 &* ramp))
+    }
+
     mutating func countdownEvent() {
         if countdown.index < countdown.count {
             let remaining = countdown.count - 1 - countdown.index
@@ -426,9 +439,14 @@ struct RenderState {
             } else {
                 accented = remaining == 0
             }
-            tick = accented
-                ? TickVoice(samples: accentSound, length: accentLength, index: 0)
-                : TickVoice(samples: tickSound, length: tickLength, index: 0)
+            let number = countdown.firstCount > 0 ? (countdown.firstCount &- 1 &+ countdown.index) % 8 &+ 1 : remaining &+ 1
+            if let word = words.word(number) {
+                tick = spokenCount(word.0, length: word.1)
+            } else {
+                tick = accented
+                    ? TickVoice(samples: accentSound, length: accentLength, index: 0)
+                    : TickVoice(samples: tickSound, length: tickLength, index: 0)
+            }
             report(.countdownTick(remaining: Int(remaining)))
             countdown.index &+= 1
         } else {

@@ -58,6 +58,11 @@ import SegmanceCore
 ///   `config.volumeRampFrames` frames. It scales the audio and the ticks.
 /// - **ticks** are added to the output at their exact frames: the first sample of a
 ///   tick is non-zero.
+/// - **setCountWords(w)**: from then on a count sounds as the word of its number (a
+///   count in beats: 1...8 in its eight; seconds: the seconds left) where `w` has one,
+///   added like a tick from the count's frame (a word's first sample is its onset). A word
+///   longer than a beat less R frames ends R frames before the next count, its last 2R
+///   frames (before that end) fading linearly to 0.
 /// - While audio advances, `position(p)` is reported at every multiple of
 ///   `config.positionReportInterval` output frames.
 ///

@@ -73,11 +73,20 @@ struct Voice {
     }
 }
 
-/// A click being played from the preallocated tick storage.
+/// A click (or a spoken count) being played from storage allocated before rendering.
 struct TickVoice {
     var samples: UnsafePointer<Float>?
     var length: Int32 = 0
     var index: Int32 = 0
+    /// From this index on the sound fades linearly to 0 at `length` (a word cut short to
+    /// end before the next count); `Int32.max` = no fade.
+    var fadeFrom: Int32 = .max
+
+    /// The gain of the sample at `index`: 1, or the fade's.
+    @inline(__always)
+    var gain: Float {
+        index < fadeFrom ? 1 : Float(length &- index) / Float(length &- fadeFrom)
+    }
 
     var isActive: Bool { samples != nil && index < length }
 }

@@ -76,6 +76,8 @@ public enum AudioCommand: Equatable, Sendable {
     /// Playback speed in percent of the original tempo, pitch kept (50...150; 100 = as
     /// recorded). Positions stay in source frames.
     case setSpeed(Int)
+    /// What countdowns sound like from now on (a count sounding finishes as it began).
+    case setCountVoice(CountVoice)
 }
 
 /// What the audio side reports back, stamped with an epoch.

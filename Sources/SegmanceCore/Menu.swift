@@ -14,6 +14,7 @@ public struct Menu: Equatable, Sendable {
         case turnBy = "Turn by"
         /// Not a value: pushed while the music plays, the beat nearest becomes the "1".
         case oneHere = "One here"
+        case countVoice = "Count voice"
     }
 
     public enum Page: Equatable, Sendable {

@@ -105,6 +105,11 @@ enum MenuRules {
             return []
         case .oneHere:
             return []
+        case .countVoice:
+            let voice = step(CountVoice.allCases, state.settings.countVoice, detents)
+            guard voice != state.settings.countVoice else { return [] }
+            state.settings.countVoice = voice
+            return [.audio(.setCountVoice(voice), epoch: state.epoch)]
         }
     }
 

@@ -62,6 +62,7 @@ public enum Player {
         switch event {
         case .booted:
             return [.audio(.setVolume(state.settings.volume), epoch: state.epoch)]
+                + (state.settings.countVoice == .ticks ? [] : [.audio(.setCountVoice(state.settings.countVoice), epoch: state.epoch)])
         case .clock(let now):
             state.now = now
             if let shown = state.notice, now >= shown.until {
@@ -340,8 +341,10 @@ public enum Player {
     private static func restore(_ snapshot: LibrarySnapshot, _ state: inout PlayerState) -> [Effect] {
         var effects: [Effect] = []
         if let settings = snapshot.settings, settings != state.settings {
+            let voice = state.settings.countVoice
             state.settings = settings
             effects.append(.audio(.setVolume(settings.volume), epoch: state.epoch))
+            if settings.countVoice != voice { effects.append(.audio(.setCountVoice(settings.countVoice), epoch: state.epoch)) }
         }
         state.routines = snapshot.routines
         state.routineIndex = nil

@@ -47,6 +47,8 @@ public struct Settings: Equatable, Sendable {
     public var loopSnap: LoopSnap
     /// What an encoder detent seeks by while playing.
     public var turnBy: TurnUnit
+    /// What the countdown sounds like: ticks, or the counts spoken.
+    public var countVoice: CountVoice
 
     /// The count-ins in beats offered: "5, 6, 7, 8" and a full eight.
     public static let countInBeatChoices = [4, 8]
@@ -57,7 +59,8 @@ public struct Settings: Equatable, Sendable {
     public init(countdown: Int = 0, countdownBeforeRepeat: Bool = false,
                 atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false,
                 loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0,
-                countdownBeats: Int = 0, loopSnap: LoopSnap = .beat, turnBy: TurnUnit = .seconds) {
+                countdownBeats: Int = 0, loopSnap: LoopSnap = .beat, turnBy: TurnUnit = .seconds,
+                countVoice: CountVoice = .ticks) {
         self.countdown = countdown
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.atPartEnd = atPartEnd
@@ -69,5 +72,6 @@ public struct Settings: Equatable, Sendable {
         self.countdownBeats = countdownBeats
         self.loopSnap = loopSnap
         self.turnBy = turnBy
+        self.countVoice = countVoice
     }
 }

@@ -244,7 +244,8 @@ public final class Library: Sendable {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
-         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue)]
+         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue),
+         ("countVoice", s.countVoice.rawValue)]
     }
 
     /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
@@ -265,6 +266,7 @@ public final class Library: Sendable {
         if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) { s.countdownBeats = v }
         if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
         if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
+        if let v = values["countVoice"].flatMap(CountVoice.init(rawValue:)) { s.countVoice = v }
         return s
     }
 

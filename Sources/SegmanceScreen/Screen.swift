@@ -283,6 +283,7 @@ public enum Screen {
         case .oneHere:
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
+        case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
         }
     }
 

@@ -30,3 +30,8 @@ extension LoopSnap: ExpressibleByArgument {
     /// As it is typed, for `--help`'s default.
     public var defaultValueDescription: String { rawValue }
 }
+
+extension CountVoice: ExpressibleByArgument {
+    /// As it is typed, for `--help`'s default.
+    public var defaultValueDescription: String { rawValue }
+}

@@ -41,6 +41,9 @@ struct Sim: ParsableCommand {
     @Option(help: "Countdown before playback: seconds (0, 3, 5, 8, 10, 15, 20), or beats at the part's tempo (beats4: \"5, 6, 7, 8\"; beats8: a full eight).")
     var countdown: CountdownOption = CountdownOption(argument: "0")!
 
+    @Option(help: "What a countdown sounds like: ticks, or spoken (the counts spoken on the beat, by espeak-ng; ticks when it is not installed).")
+    var countVoice: CountVoice = Settings().countVoice
+
     @Option(help: "What loop marks snap to on a part with a beat: beat, eight or off.")
     var snap: LoopSnap = Settings().loopSnap
 
@@ -76,6 +79,7 @@ struct Sim: ParsableCommand {
         c.settings.countdown = countdown.seconds
         c.settings.countdownBeats = countdown.beats
         c.settings.loopSnap = snap
+        c.settings.countVoice = countVoice
         c.settings.autoImport = autoImport
         return c
     }

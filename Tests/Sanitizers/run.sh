@@ -21,7 +21,7 @@ kinds=("$@")
 
 # Tests neither sanitizer can run (skipped by name, each with its reason):
 #   MallocCounterTests, noAllocationOnTheRenderThread…, fileCaptureEqualsTheTwinsWAV…,
-#   theStretchersAreMadeAtTheFirstSpeedChange…:
+#   theStretchersAreMadeAtTheFirstSpeedChange…, SpokenReplayTests:
 #     they count heap calls with CMallocCounter, which interposes malloc; under a
 #     sanitizer the sanitizer owns malloc, CMallocCounter counts nothing and says so (-1).
 #   FFmpegDecoderTests, MacStickImportTests, ImportProcessTests, ImportWorkerLimitsTests,
@@ -36,7 +36,7 @@ kinds=("$@")
 #     render thread slowed by the instrumentation. The render thread, rings and seqlock are
 #     the same under the null and file PCMs of CommandTimingTests, LiveApplianceTests and
 #     ReplayTests, which run under both.
-common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange'
+common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
 common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
 

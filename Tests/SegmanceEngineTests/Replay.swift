@@ -34,7 +34,8 @@ struct Replay {
 
     /// Runs the scenario in the twin, writes its WAV with `WAVWriter` (as `segmance sim
     /// --wav` does) and returns the WAV's data chunk as samples.
-    static func twin(scenario file: String, stick: String) throws -> Twin {
+    static func twin(scenario file: String, stick: String,
+                     configuration: Appliance.Configuration = Replay.configuration) throws -> Twin {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         var run = TwinRun(configuration: configuration)
         run.recordsCommands = true

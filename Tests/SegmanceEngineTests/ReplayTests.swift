@@ -72,6 +72,7 @@ import Glibc
         case .setNext: "setNext"
         case .setVolume: "setVolume"
         case .setSpeed: "setSpeed"
+        case .setCountWords(let words): words == .none ? "setCountWords(none)" : "setCountWords"
         }
     }
 }
