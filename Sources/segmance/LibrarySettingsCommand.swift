@@ -96,6 +96,7 @@ struct SettingAssignment {
         ("countdownBeats", choices([0] + Settings.countInBeatChoices)),
         ("loopSnap", LoopSnap.allCases.map(\.rawValue).joined(separator: ", ")),
         ("turnBy", TurnUnit.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("countVoice", CountVoice.allCases.map(\.rawValue).joined(separator: ", ")),
     ]
 
     init(parsing text: String) throws {
@@ -128,9 +129,12 @@ struct SettingAssignment {
         case "loopSnap":
             guard let snap = LoopSnap(rawValue: value) else { throw bad() }
             apply = { $0.loopSnap = snap }
-        default:
+        case "turnBy":
             guard let unit = TurnUnit(rawValue: value) else { throw bad() }
             apply = { $0.turnBy = unit }
+        default:
+            guard let voice = CountVoice(rawValue: value) else { throw bad() }
+            apply = { $0.countVoice = voice }
         }
     }
 
@@ -141,7 +145,8 @@ struct SettingAssignment {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
-         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue)]
+         ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue),
+         ("countVoice", s.countVoice.rawValue)]
     }
 
     private static func choices(_ values: [Int]) -> String { values.map(String.init).joined(separator: ", ") }

@@ -28,7 +28,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: library) }
         #expect(try run(["settings"]).text == "No settings saved in \(library) (the defaults apply).\n")
         let changed = try run(["settings", "volume=70", "countdown=5", "atPartEnd=next", "autoImport=1",
-                               "countdownBeats=8", "loopSnap=eight", "turnBy=beats"])
+                               "countdownBeats=8", "loopSnap=eight", "turnBy=beats", "countVoice=spoken"])
         #expect(changed.status == 0)
         let expected = """
             countdown = 5
@@ -42,6 +42,7 @@ import Testing
             countdownBeats = 8
             loopSnap = eight
             turnBy = beats
+            countVoice = spoken
 
             """
         #expect(changed.text == expected)
@@ -53,10 +54,11 @@ import Testing
         ("volume=101", "Error: volume=101: volume takes 0 to 100"),
         ("countdown=4", "Error: countdown=4: countdown takes 0, 3, 5, 8, 10, 15, 20"),
         ("atPartEnd=loop", "Error: atPartEnd=loop: atPartEnd takes stop or next"),
-        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle, countdownBeats, loopSnap, turnBy"),
+        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle, countdownBeats, loopSnap, turnBy, countVoice"),
         ("countdownBeats=6", "Error: countdownBeats=6: countdownBeats takes 0, 4, 8"),
         ("loopSnap=bar", "Error: loopSnap=bar: loopSnap takes off, beat, eight"),
         ("turnBy=bars", "Error: turnBy=bars: turnBy takes seconds, beats, eights"),
+        ("countVoice=sung", "Error: countVoice=sung: countVoice takes ticks, spoken"),
     ])
     func aWrongAssignmentChangesNothingAndSaysWhatTheKeyTakes(assignment: String, error: String) throws {
         defer { try? FileManager.default.removeItem(atPath: library) }
