@@ -4,7 +4,8 @@
 #
 #   thread   ThreadSanitizer over the threads that share memory: the engine (its render
 #            thread, the SPSC rings, the position seqlock, the reports) with the appliance,
-#            the daemon (its poll loop, the import worker, signals), SPSCRing alone.
+#            the daemon (its poll loop, the import worker, signals), the rings and the
+#            position seqlock raced between two threads (README.md here says what each guards).
 #   address  AddressSanitizer (with LeakSanitizer) over the whole host suite, or over the
 #            suites SANITIZER_ADDRESS_FILTER names (CI: the code that handles raw memory,
 #            see .ci/run).
