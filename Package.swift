@@ -93,6 +93,8 @@ let package = Package(
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
+        // ThreadSanitizer's annotations (weak: nothing without it), for SPSCRing's slots.
+        .systemLibrary(name: "CThreadSanitizer"),
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
@@ -101,7 +103,7 @@ let package = Package(
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "MonotonicTime",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "CThreadSanitizer", "MonotonicTime",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).

@@ -1,4 +1,5 @@
 import Atomics
+import CThreadSanitizer
 
 /// A fixed-capacity, lock-free, single-producer/single-consumer queue of plain values.
 ///
@@ -11,6 +12,11 @@ import Atomics
 /// `tail`; the consumer frees one with a releasing store of `head`. All members are `let`,
 /// so both sides use the same value without exclusive access. Storage is allocated in
 /// `init` and freed by `destroy()`, which the owner calls once both threads are done.
+///
+/// Each slot access is also announced to ThreadSanitizer (a no-op without it): in a debug
+/// build the copy in and out of a slot is generic code that runs in the Swift runtime,
+/// which ThreadSanitizer does not see, so a ring whose orderings were weakened would
+/// otherwise race unreported (`Tests/Sanitizers/README.md`).
 struct SPSCRing<Element> {
     let capacity: Int
     private let slots: UnsafeMutablePointer<Element>
@@ -39,7 +45,9 @@ struct SPSCRing<Element> {
     func push(_ value: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t &- head.load(ordering: .acquiring) >= capacity { return false }
-        (slots + t % capacity).initialize(to: value)
+        let slot = slots + t % capacity
+        slot.initialize(to: value)
+        segmance_tsan_write_range(slot, UInt(MemoryLayout<Element>.size))
         tail.store(t &+ 1, ordering: .releasing)
         return true
     }
@@ -48,14 +56,18 @@ struct SPSCRing<Element> {
     func peek() -> Element? {
         let h = head.load(ordering: .relaxed)
         if h == tail.load(ordering: .acquiring) { return nil }
-        return slots[h % capacity]
+        let slot = slots + h % capacity
+        segmance_tsan_read_range(slot, UInt(MemoryLayout<Element>.size))
+        return slot.pointee
     }
 
     /// Consumer: removes and returns the oldest value; nil when empty.
     func pop() -> Element? {
         let h = head.load(ordering: .relaxed)
         if h == tail.load(ordering: .acquiring) { return nil }
-        let value = (slots + h % capacity).move()
+        let slot = slots + h % capacity
+        segmance_tsan_read_range(slot, UInt(MemoryLayout<Element>.size))
+        let value = slot.move()
         head.store(h &+ 1, ordering: .releasing)
         return value
     }

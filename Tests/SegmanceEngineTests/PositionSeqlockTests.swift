@@ -1,0 +1,78 @@
+import ALSA
+import SegmanceAudio
+import Synchronization
+import Testing
+@testable import SegmanceEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The position seqlock (`RenderContext.publishPosition` / `readPosition`) between a writer
+/// thread, as the render thread, and the test's thread, as the control side.
+@Suite struct PositionSeqlockTests {
+    /// Published positions the writer may be ahead of the last one the reader saw: the
+    /// two threads go along together, so the reader reads while the writer writes.
+    static let window = 16
+
+    /// The writer publishes positions 1…N (frame k·1000, epoch k) while the reader reads them:
+    /// every pair read is one that was published (never the frame of one with the epoch of
+    /// another), and what the writer wrote before publishing a position, a plain word per
+    /// position, is there for a reader that got that position. Under ThreadSanitizer
+    /// (`Tests/Sanitizers/run.sh thread`) the reader's read of that word races with its write
+    /// unless the sequence's releasing store (the end of `publishPosition`) and acquiring
+    /// load (the start of `readPosition`) order them (`Tests/Sanitizers/README.md`).
+    @Test func theReaderGetsWholePairsAndWhatWasWrittenBeforeThem() throws {
+        let device = try PCMDevice(name: "null")
+        let configuration = EngineConfiguration(device: "null", periodFrames: 128, lockMemory: false)
+        let granted = try device.configure(configuration.pcmRequest)
+        let context = UnsafeMutablePointer<RenderContext>.allocate(capacity: 1)
+        context.initialize(to: RenderContext(
+            renderer: Renderer(sampleRate: granted.rate, config: configuration.render, deferringStretchers: true),
+            pcm: device.handle, configuration: granted, rewind: nil, pcmPollFDs: [], commandFD: -1,
+            commandCapacity: 1, eventCapacity: 1, wakeFD: -1, probe: nil))
+        let count = 20_000
+        let words = UnsafeMutablePointer<Int64>.allocate(capacity: count + 1)
+        words.initialize(repeating: 0, count: count + 1)
+        defer {
+            context.deinitialize(count: 1)
+            context.deallocate()
+            words.deallocate()
+        }
+        // Relaxed on both sides: it paces the writer without ordering anything itself.
+        let progress = Progress()
+
+        let writer = TestThread {
+            for k in 1...count {
+                words[k] = Int64(k) * 1_000
+                context.pointee.publishPosition(Int64(k) * 1_000, UInt32(k))
+                while k - progress.seen.load(ordering: .relaxed) > Self.window { sched_yield() }
+            }
+        }
+        var torn = 0
+        var missing = 0
+        var distinct = 0
+        var last: UInt32 = 0
+        while last < count {
+            let (frame, epoch) = context.pointee.readPosition()
+            if frame != Int64(epoch) * 1_000 || epoch > count {
+                torn += 1
+            } else if words[Int(epoch)] != frame {
+                missing += 1
+            }
+            if epoch != last {
+                distinct += 1
+                last = epoch
+                progress.seen.store(Int(epoch), ordering: .relaxed)
+            }
+        }
+        writer.join()
+        #expect(torn == 0, "pairs read with the frame of one position and the epoch of another")
+        #expect(missing == 0, "positions read before what was written ahead of them")
+        // The writer was never more than `window` ahead: the reader saw it go by.
+        #expect(distinct >= count / (Self.window + 1))
+    }
+
+    final class Progress: Sendable {
+        let seen = Atomic<Int>(0)
+    }
+}
