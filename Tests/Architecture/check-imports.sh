@@ -83,7 +83,7 @@ only SegmanceAudio "SegmanceCore RubberBand"
 # The one clock, below everything.
 only MonotonicTime ""
 # The real-time engine: the render side, the core, ALSA and the clock; never the appliance or the twin.
-only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CALSA CLinuxSystem MonotonicTime"
+only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CALSA CLinuxSystem MonotonicTime CThreadSanitizer"
 # Thin wrappers over C libraries and kernel interfaces know nothing of the appliance.
 only ALSA "CALSA MonotonicTime"
 only SndFile "CSndFile"
