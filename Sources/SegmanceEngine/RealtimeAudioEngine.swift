@@ -322,9 +322,9 @@ public final class RealtimeAudioEngine: AudioEngine {
         guard let worker = maker, wait || worker.isDone else { return }
         maker = nil
         let (made, nanoseconds) = worker.take()
-        adopt(made, reason: "speed", nanoseconds: nanoseconds)
-        log("audio: the speed change waited \((monotonicNanoseconds() - worker.started) / 1_000_000) ms for them; "
-            + "\(waiting.count) command(s) held meanwhile")
+        adopt(made, reason: "speed", nanoseconds: nanoseconds,
+              note: " on a worker thread; the speed change waited \((monotonicNanoseconds() - worker.started) / 1_000_000) ms "
+                + "for them, \(waiting.count) command(s) held meanwhile")
         let held = waiting
         waiting.removeAll()
         for queued in held {
@@ -388,10 +388,10 @@ public final class RealtimeAudioEngine: AudioEngine {
     }
 
     /// Keeps the stretchers made (by the worker or here), or notes that they could not be.
-    private func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64) {
+    private func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64, note: String = "") {
         if let made {
             stretchers = made
-            log("audio: \(reason): \(made.pool.count) stretchers made and warmed up in \(nanoseconds / 1_000_000) ms")
+            log("audio: \(reason): \(made.pool.count) stretchers made and warmed up in \(nanoseconds / 1_000_000) ms\(note)")
         } else {
             stretchersFailed = true
             if Renderer.stretchVoices(configuration.render) > 0 {

@@ -154,7 +154,7 @@ import Glibc
         #expect(engine.probeResult == 0)
         #expect(engine.xrunCount == 0)
         #expect(log.filter { $0.contains("stretchers made") }.count == 1, "\(log)")
-        #expect(log.contains { $0.contains("waited") && $0.contains("2 command(s) held") }, "\(log)")
+        #expect(log.contains { $0.contains("stretchers made") && $0.contains("2 command(s) held") }, "\(log)")
         #expect(!log.contains { $0.contains("dropped") || $0.contains("stopped") || $0.contains("late") }, "\(log)")
     }
 
