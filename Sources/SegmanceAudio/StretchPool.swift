@@ -285,6 +285,10 @@ public final class StretchStorage: @unchecked Sendable {
     /// As above with up to `engines` stretchers (a test compares one per slot with the pool's).
     static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int) -> StretchStorage? {
         guard count > 0 else { return nil }
+        // The warm-up's noise (below), in pages of its own.
+        let noiseFrames = StretchPool.block * 32
+        guard let noise = ScratchPages.map(Int16.self, count: noiseFrames * 2) else { return nil }
+        defer { ScratchPages.unmap(noise, count: noiseFrames * 2) }
         var made: [TimeStretcher] = []
         for _ in 0..<min(count, max(1, engines)) {
             guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
@@ -310,9 +314,6 @@ public final class StretchStorage: @unchecked Sendable {
         // each speed (32 blocks) that its buffers have all been through once: with fewer,
         // the stretcher keeps touching new pages for its first seconds of playing (about
         // 0.3 MB each, measured), page faults on the render thread.
-        let noiseFrames = StretchPool.block * 32
-        let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
-        defer { noise.deallocate() }
         var seed: UInt32 = 12_345
         for j in 0..<(noiseFrames * 2) {
             seed = seed &* 1_664_525 &+ 1_013_904_223
