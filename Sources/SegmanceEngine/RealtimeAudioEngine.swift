@@ -391,7 +391,8 @@ public final class RealtimeAudioEngine: AudioEngine {
     private func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64, note: String = "") {
         if let made {
             stretchers = made
-            log("audio: \(reason): \(made.pool.count) stretchers made and warmed up in \(nanoseconds / 1_000_000) ms\(note)")
+            log("audio: \(reason): \(made.pool.engineCount) stretchers made for \(made.pool.count) voices and warmed up in "
+                + "\(nanoseconds / 1_000_000) ms\(note)")
         } else {
             stretchersFailed = true
             if Renderer.stretchVoices(configuration.render) > 0 {
