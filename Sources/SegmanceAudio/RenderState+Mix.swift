@@ -144,9 +144,14 @@ extension RenderState {
     /// starts now (a stream is a function of its key, so a fresh start makes the same
     /// samples) on a stretcher no slot in `protected` holds. Returns the slot as the voice's
     /// next hint (-1 and silence when no stretcher was free).
-    func streamFrame(_ key: StreamKey, _ k: Int64, hint: Int32, protected: UInt32) -> (Int32, Float, Float) {
+    /// With `preferRunning` (the main voice), a slot whose stream still has its stretcher is
+    /// taken before one that only has the frame in its ring (a loop's next pass started again
+    /// ahead of the seam after its first start lost its stretcher).
+    func streamFrame(_ key: StreamKey, _ k: Int64, hint: Int32, protected: UInt32, preferRunning: Bool = false)
+        -> (Int32, Float, Float) {
         guard pool.count > 0 else { return (-1, 0, 0) }
-        var i = pool.find(key, at: k, hint: hint)
+        var i = preferRunning ? pool.find(key, at: k, hint: hint, running: true) : -1
+        if i < 0 { i = pool.find(key, at: k, hint: hint) }
         if i < 0 {
             i = pool.free(busy: busySlots())
             if i < 0 { i = hint >= 0 && Int(hint) < pool.count ? Int(hint) : 0 }
@@ -169,7 +174,7 @@ extension RenderState {
     /// `streamLookahead` frames ahead.
     @inline(__always)
     mutating func mainStretchedFrame() -> (Float, Float) {
-        let (slot, l, r) = streamFrame(main.key, main.out, hint: main.slot, protected: 0)
+        let (slot, l, r) = streamFrame(main.key, main.out, hint: main.slot, protected: 0, preferRunning: true)
         main.slot = slot
         if slot >= 0 { _ = pool.frame(Int(slot), main.out &+ streamLookahead) }
         return (l, r)
@@ -221,7 +226,7 @@ extension RenderState {
               loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
               main.pos < loop.end, loop.end &- main.pos <= rate / 4 else { return }
         let key = StreamKey(base: main.base, frames: main.frames, origin: loop.start, speed: speed)
-        guard pool.find(key, at: 0, hint: -1) < 0 else { return }
+        guard pool.find(key, at: 0, hint: -1, running: true) < 0 else { return }
         let i = pool.free(busy: busySlots())
         guard i >= 0, pool.start(i, key, clock: clock, protected: mainSlotBit) else { return }
         _ = pool.frame(i, 0)

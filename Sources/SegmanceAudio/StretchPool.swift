@@ -188,22 +188,24 @@ public struct StretchPool: @unchecked Sendable {
     }
 
     /// The slot running `key` with output frame `k` still in its ring (or yet to come, with
-    /// a stretcher to make it), or -1.
-    func find(_ key: StreamKey, at k: Int64, hint: Int32) -> Int {
-        if hint >= 0 && Int(hint) < count && holds(Int(hint), key, k) { return Int(hint) }
+    /// a stretcher to make it), or -1. With `running`, only a slot whose stream still has its
+    /// stretcher (one that has lost it would be made again part-way once its ring runs out,
+    /// and a stretcher's output depends on what it ran before: not the same samples on).
+    func find(_ key: StreamKey, at k: Int64, hint: Int32, running: Bool = false) -> Int {
+        if hint >= 0 && Int(hint) < count && holds(Int(hint), key, k, running) { return Int(hint) }
         var i = 0
         while i < count {
-            if holds(i, key, k) { return i }
+            if holds(i, key, k, running) { return i }
             i &+= 1
         }
         return -1
     }
 
     @inline(__always)
-    func holds(_ i: Int, _ key: StreamKey, _ k: Int64) -> Bool {
+    func holds(_ i: Int, _ key: StreamKey, _ k: Int64, _ running: Bool) -> Bool {
         let s = slots + i
         return s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- Self.ringFrames
-            && (k < s.pointee.produced || s.pointee.engine >= 0)
+            && (s.pointee.engine >= 0 || !running && k < s.pointee.produced)
     }
 
     /// A slot to start a stream in: an unused one, else the oldest not in `busy` (a bit

@@ -187,6 +187,29 @@ import SegmanceCore
         #expect(rougher.isEmpty, "windows rougher than with a stretcher per voice: \(rougher)")
     }
 
+    /// A seek inside a loop takes the stretcher its next pass was started on (both began at
+    /// the same frame; the first is taken): the pass is started again ahead of its seam, so
+    /// the seam still crossfades two running streams, and no voice goes without its frames.
+    @Test func aLoopsNextPassThatLostItsStretcherIsStartedAgainBeforeTheSeam() {
+        let frames = 8 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        let a = StreamKey(base: pcm, frames: Int64(frames), origin: 40_000, speed: 75)
+        // At 41 000 in the loop [40 000, 52 000) at 75 %: A's pass is started at once (the seam
+        // is within a quarter second of source); the second seek takes its stretcher.
+        _ = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                     Cue(0, .play(from: 41_000, countdown: 0)),
+                     Cue(0, .setLoop(start: 40_000, end: 52_000, countdownBeforeRepeat: 0)),
+                     Cue(1_000, .seek(45_000)), Cue(2_000, .seek(46_000))], frames: 2_001)
+        let pool = r.state.pool
+        let again = pool.find(a, at: 0, hint: -1, running: true)
+        #expect(again >= 0 && again != Int(r.state.main.slot), "A's pass running on a stretcher of its own")
+        let take = run(&r, frames: 12_000)
+        #expect(take.kinds().contains(.looped))
+        #expect(r.state.pool.starvedFrames == 0)
+    }
+
     /// Without stretch voices the speed stays 100 %: the PCM as it is.
     @Test func aRendererWithoutStretchVoicesIgnoresTheSpeed() {
         let pcm = TestPCM(frames: 20_000)
