@@ -32,7 +32,8 @@ public struct RenderConfig: Equatable, Sendable {
     public var accent: TickSound
     /// Time-stretchers kept ready for speeds other than 100 % (`RenderCommand.setSpeed`):
     /// one per voice that can sound at once (the part, a crossfade partner, a fade-out),
-    /// so 3 for the appliance; 0 = speed stays 100 % (no stretcher memory, ~2.3 MB each).
+    /// so 3 for the appliance, sharing up to `StretchPool.engines` (2) Rubber Band stretchers
+    /// (~2 MB resident each); 0 = speed stays 100 % (no stretcher memory).
     public var stretchVoices: Int
 
     /// Defaults for 48 kHz: 5 ms ramps and crossfades, a position report every 100 ms,

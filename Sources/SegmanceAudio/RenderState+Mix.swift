@@ -142,25 +142,47 @@ extension RenderState {
 
     /// Frame `k` of the stream `key`: from the slot running it, else from a slot where it
     /// starts now (a stream is a function of its key, so a fresh start makes the same
-    /// samples). Returns the slot as the voice's next hint.
-    func streamFrame(_ key: StreamKey, _ k: Int64, hint: Int32) -> (Int32, Float, Float) {
+    /// samples) on a stretcher no slot in `protected` holds. Returns the slot as the voice's
+    /// next hint (-1 and silence when no stretcher was free).
+    /// With `preferRunning` (the main voice), a slot whose stream still has its stretcher is
+    /// taken before one that only has the frame in its ring (a loop's next pass started again
+    /// ahead of the seam after its first start lost its stretcher).
+    func streamFrame(_ key: StreamKey, _ k: Int64, hint: Int32, protected: UInt32, preferRunning: Bool = false)
+        -> (Int32, Float, Float) {
         guard pool.count > 0 else { return (-1, 0, 0) }
-        var i = pool.find(key, at: k, hint: hint)
+        var i = preferRunning ? pool.find(key, at: k, hint: hint, running: true) : -1
+        if i < 0 { i = pool.find(key, at: k, hint: hint) }
         if i < 0 {
             i = pool.free(busy: busySlots())
             if i < 0 { i = hint >= 0 && Int(hint) < pool.count ? Int(hint) : 0 }
-            pool.start(i, key, clock: clock)
+            guard pool.start(i, key, clock: clock, protected: protected) else {
+                pool.starved.pointee &+= 1
+                return (-1, 0, 0)
+            }
         }
         let (l, r) = pool.frame(i, k)
         return (Int32(i), l, r)
     }
 
-    /// The main voice's stretched frame (the caller steps it).
+    /// Output frames the main voice's stream is run ahead of the frame read: a voice that
+    /// leaves the main one (crossfade partner, fade-out) reads at most this many more, so it
+    /// finds them in its ring and its stretcher can go to the next stream.
+    var streamLookahead: Int64 { Int64(crossfade > ramp ? crossfade : ramp) &+ 1 }
+
+    /// The main voice's stretched frame (the caller steps it). Its stream may take any
+    /// stretcher (the one held longest by another stream first), and is run
+    /// `streamLookahead` frames ahead.
     @inline(__always)
     mutating func mainStretchedFrame() -> (Float, Float) {
-        let (slot, l, r) = streamFrame(main.key, main.out, hint: main.slot)
+        let (slot, l, r) = streamFrame(main.key, main.out, hint: main.slot, protected: 0, preferRunning: true)
         main.slot = slot
+        if slot >= 0 { _ = pool.frame(Int(slot), main.out &+ streamLookahead) }
         return (l, r)
+    }
+
+    /// The main voice's slot as a bit, when it holds a stream; 0 otherwise.
+    var mainSlotBit: UInt32 {
+        mode != .idle && main.isStretched && main.slot >= 0 ? 1 << UInt32(main.slot) : 0
     }
 
     /// The crossfade partner's frame, stepped.
@@ -190,7 +212,7 @@ extension RenderState {
             voice.pos &+= 1
             return f
         }
-        let (slot, l, r) = streamFrame(voice.key, voice.out, hint: voice.slot)
+        let (slot, l, r) = streamFrame(voice.key, voice.out, hint: voice.slot, protected: mainSlotBit)
         voice.slot = slot
         voice.stepStretched()
         return (l, r)
@@ -204,10 +226,9 @@ extension RenderState {
               loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
               main.pos < loop.end, loop.end &- main.pos <= rate / 4 else { return }
         let key = StreamKey(base: main.base, frames: main.frames, origin: loop.start, speed: speed)
-        guard pool.find(key, at: 0, hint: -1) < 0 else { return }
+        guard pool.find(key, at: 0, hint: -1, running: true) < 0 else { return }
         let i = pool.free(busy: busySlots())
-        guard i >= 0 else { return }
-        pool.start(i, key, clock: clock)
+        guard i >= 0, pool.start(i, key, clock: clock, protected: mainSlotBit) else { return }
         _ = pool.frame(i, 0)
     }
 }

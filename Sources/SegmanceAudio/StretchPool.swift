@@ -9,15 +9,18 @@ struct StreamKey: Equatable, @unchecked Sendable {
     var speed: Int32
 }
 
-/// One stretcher and the recent output of the stream it is running.
+/// A stream's recent output, and the stretcher running it while it has one.
 ///
 /// Output frame k of the stream is kept in `ring` at `k % ringFrames` while
 /// `produced - ringFrames <= k < produced`: a renderer restored to an earlier snapshot
 /// (the deep-buffer mode's rewind) reads the frames again from there instead of running
-/// the stretcher, whose C++ state cannot be snapshotted.
+/// the stretcher, whose C++ state cannot be snapshotted. A stream that has left the main
+/// voice (a crossfade partner, a fade-out) only reads frames already in its ring, so its
+/// stretcher can go to another stream (`engine` -1): there are fewer stretchers than slots.
 struct StretchSlot: @unchecked Sendable {
-    let stretcher: TimeStretcher.Handle
     let ring: UnsafeMutablePointer<Float>
+    /// The stretcher running this stream (an index into the pool's engines), -1 for none.
+    var engine: Int32 = -1
     var key = StreamKey(base: nil, frames: 0, origin: 0, speed: 0)
     var valid = false
     /// Next source frame to feed (part-relative; before 0 or past the end feeds silence).
@@ -30,10 +33,22 @@ struct StretchSlot: @unchecked Sendable {
     var started: Int64 = 0
 }
 
+/// One Rubber Band stretcher of a pool, and the slot whose stream it runs (-1: none).
+struct StretchEngine: @unchecked Sendable {
+    let stretcher: TimeStretcher.Handle
+    var owner: Int32 = -1
+}
+
 /// The stretch voices of a renderer, as plain data (pointers into a `StretchStorage`):
 /// shared by every copy of the state (the snapshots), used by one thread at a time. It can
 /// cross the engine's command ring: the control side makes the storage when the speed
 /// first leaves 100 % and hands the pool to the render side (`Renderer.attach`).
+///
+/// `count` slots (a stream's ring each: one per voice that can sound at once) share
+/// `engineCount` stretchers (`StretchPool.engines`: two, ~2 MB resident each): only the main
+/// voice's stream and a loop's next pass, started ahead of its seam, run a stretcher; a
+/// stream that leaves the main voice has the frames it still needs in its ring already
+/// (`RenderState.streamLookahead`).
 public struct StretchPool: @unchecked Sendable {
     /// Source frames fed per `process` call: a fixed block, so a stream's output does not
     /// depend on how the render calls split the timeline.
@@ -41,21 +56,37 @@ public struct StretchPool: @unchecked Sendable {
     /// Output frames kept per stream: the deep buffer (8192) plus a stretcher's burst.
     static let ringFrames: Int64 = 16_384
 
+    /// Stretchers a pool has at most: the main voice's stream and a loop's next pass.
+    public static let engines = 2
+
     let slots: UnsafeMutablePointer<StretchSlot>
-    /// The stretch voices.
+    /// The stretch voices (slots).
     public let count: Int
+    let engines: UnsafeMutablePointer<StretchEngine>
+    /// The stretchers the slots share.
+    public let engineCount: Int
     /// Deinterleaved scratch: input left/right, output left/right, `block · 4` each.
     let scratch: UnsafeMutablePointer<Float>
+    /// Frames a voice played as silence for want of a stretcher (every one held by a stream
+    /// that needs it): 0 unless more streams need one at once than there are.
+    let starved: UnsafeMutablePointer<Int>
 
     /// No stretch voices: the speed stays 100 %.
     public static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
-                                          scratch: UnsafeMutablePointer(bitPattern: 16)!)
+                                          engines: UnsafeMutablePointer(bitPattern: 16)!, engineCount: 0,
+                                          scratch: UnsafeMutablePointer(bitPattern: 16)!,
+                                          starved: UnsafeMutablePointer(bitPattern: 16)!)
+
+    /// See `starved`.
+    public var starvedFrames: Int { count == 0 ? 0 : starved.pointee }
 
     /// Whether there are no stretch voices.
     public var isEmpty: Bool { count == 0 }
 
-    /// Forgets every slot's stream (after a warm-up on scratch PCM the storage outlives).
+    /// Forgets every slot's stream (after a warm-up on scratch PCM the storage outlives),
+    /// and the warm-up's starved frames.
     func invalidate() {
+        if count > 0 { starved.pointee = 0 }
         var i = 0
         while i < count {
             slots[i].valid = false
@@ -65,12 +96,39 @@ public struct StretchPool: @unchecked Sendable {
 
     var scratchFrames: Int { Self.block * 4 }
 
-    /// Starts the stream `key` in slot `i`: the stretcher is reset and fed the source
+    /// A stretcher for slot `i`: its own, else one no slot holds, else the one held by the
+    /// slot that started longest ago, of those not in `protected` (a bit per slot). -1 when
+    /// every stretcher is held by a protected slot.
+    func engine(for i: Int, protected: UInt32) -> Int {
+        let own = slots[i].engine
+        if own >= 0 { return Int(own) }
+        var best = -1
+        var e = 0
+        while e < engineCount {
+            let owner = engines[e].owner
+            if owner < 0 { return e }
+            if protected & (1 << UInt32(owner)) == 0
+                && (best < 0 || slots[Int(owner)].started < slots[Int(engines[best].owner)].started) { best = e }
+            e &+= 1
+        }
+        return best
+    }
+
+    /// Starts the stream `key` in slot `i` on a stretcher (`engine(for:protected:)`; the slot
+    /// that held it keeps what is in its ring): the stretcher is reset and fed the source
     /// frames before the origin (its start pad) so that after its start delay, output
-    /// frame 0 is the origin's audio.
-    func start(_ i: Int, _ key: StreamKey, clock: Int64) {
+    /// frame 0 is the origin's audio. False (nothing started) when no stretcher is free of
+    /// `protected`.
+    @discardableResult
+    func start(_ i: Int, _ key: StreamKey, clock: Int64, protected: UInt32 = 0) -> Bool {
+        let e = engine(for: i, protected: protected)
+        guard e >= 0 else { return false }
         let s = slots + i
-        let h = s.pointee.stretcher
+        let previous = engines[e].owner
+        if previous >= 0 && Int(previous) != i { slots[Int(previous)].engine = -1 }
+        engines[e].owner = Int32(i)
+        s.pointee.engine = Int32(e)
+        let h = engines[e].stretcher
         // The ratio before the reset: set after it, R3 glides from the previous stream's
         // ratio and the samples would depend on what the slot played before.
         h.setTimeRatio(100.0 / Double(key.speed))
@@ -81,12 +139,13 @@ public struct StretchPool: @unchecked Sendable {
         s.pointee.produced = 0
         s.pointee.skip = h.startDelay
         s.pointee.started = clock
+        return true
     }
 
-    /// Feeds one block to slot `i` and moves its output to the ring.
+    /// Feeds one block to slot `i` (which has a stretcher) and moves its output to the ring.
     func pump(_ i: Int) {
         let s = slots + i
-        let h = s.pointee.stretcher
+        let h = engines[Int(s.pointee.engine)].stretcher
         let key = s.pointee.key
         let inL = scratch
         let inR = scratch + Self.block
@@ -128,19 +187,25 @@ public struct StretchPool: @unchecked Sendable {
         }
     }
 
-    /// The slot running `key` with output frame `k` still in its ring (or yet to come), or -1.
-    func find(_ key: StreamKey, at k: Int64, hint: Int32) -> Int {
-        if hint >= 0 && Int(hint) < count {
-            let s = slots + Int(hint)
-            if s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- Self.ringFrames { return Int(hint) }
-        }
+    /// The slot running `key` with output frame `k` still in its ring (or yet to come, with
+    /// a stretcher to make it), or -1. With `running`, only a slot whose stream still has its
+    /// stretcher (one that has lost it would be made again part-way once its ring runs out,
+    /// and a stretcher's output depends on what it ran before: not the same samples on).
+    func find(_ key: StreamKey, at k: Int64, hint: Int32, running: Bool = false) -> Int {
+        if hint >= 0 && Int(hint) < count && holds(Int(hint), key, k, running) { return Int(hint) }
         var i = 0
         while i < count {
-            let s = slots + i
-            if s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- Self.ringFrames { return i }
+            if holds(i, key, k, running) { return i }
             i &+= 1
         }
         return -1
+    }
+
+    @inline(__always)
+    func holds(_ i: Int, _ key: StreamKey, _ k: Int64, _ running: Bool) -> Bool {
+        let s = slots + i
+        return s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- Self.ringFrames
+            && (s.pointee.engine >= 0 || !running && k < s.pointee.produced)
     }
 
     /// A slot to start a stream in: an unused one, else the oldest not in `busy` (a bit
@@ -158,12 +223,17 @@ public struct StretchPool: @unchecked Sendable {
         return best
     }
 
-    /// Output frame `k` of slot `i`'s stream (running it on as far as needed).
+    /// Output frame `k` of slot `i`'s stream (running it on as far as needed; silence past
+    /// what it made when it has no stretcher).
     @inline(__always)
     func frame(_ i: Int, _ k: Int64) -> (Float, Float) {
         let s = slots + i
         var idle = 0
         while s.pointee.produced <= k {
+            if s.pointee.engine < 0 {
+                starved.pointee &+= 1
+                return (0, 0)
+            }
             let before = s.pointee.produced
             pump(i)
             // A stretcher that stops giving output must not hold the render thread.
@@ -199,42 +269,59 @@ public final class StretchStorage: @unchecked Sendable {
         for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
         pool.slots.deinitialize(count: pool.count)
         pool.slots.deallocate()
+        pool.engines.deinitialize(count: pool.engineCount)
+        pool.engines.deallocate()
         pool.scratch.deallocate()
+        pool.starved.deallocate()
     }
 
-    /// Creates `count` stretchers and their rings, and runs each at both extreme speeds so
-    /// that every buffer it will ever use exists (and is touched) before the render thread
-    /// calls it. Nil for no stretchers, or when one cannot be created (the renderer then
-    /// stays at 100 %). Allocates: call off the render thread.
+    /// Creates `count` slots with their rings and up to `StretchPool.engines` stretchers for
+    /// them, and runs each stretcher at both extreme speeds so that every buffer it will ever
+    /// use exists (and is touched) before the render thread calls it. Nil for no slots, or
+    /// when a stretcher cannot be created (the renderer then stays at 100 %). Allocates: call
+    /// off the render thread.
     public static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine) -> StretchStorage? {
+        make(count: count, sampleRate: sampleRate, engine: engine, engines: StretchPool.engines)
+    }
+
+    /// As above with up to `engines` stretchers (a test compares one per slot with the pool's).
+    static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int) -> StretchStorage? {
+        guard count > 0 else { return nil }
+        // The warm-up's noise (below), in pages of its own.
+        let noiseFrames = StretchPool.block * 32
+        guard let noise = ScratchPages.map(Int16.self, count: noiseFrames * 2) else { return nil }
+        defer { ScratchPages.unmap(noise, count: noiseFrames * 2) }
         var made: [TimeStretcher] = []
-        for _ in 0..<count {
+        for _ in 0..<min(count, max(1, engines)) {
             guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
             else { return nil }
             made.append(s)
         }
         guard !made.isEmpty else { return nil }
-        let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: made.count)
-        for (i, s) in made.enumerated() {
+        let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: count)
+        for i in 0..<count {
             let ring = UnsafeMutablePointer<Float>.allocate(capacity: Int(StretchPool.ringFrames) * 2)
             ring.initialize(repeating: 0, count: Int(StretchPool.ringFrames) * 2)
-            (slots + i).initialize(to: StretchSlot(stretcher: s.handle, ring: ring))
+            (slots + i).initialize(to: StretchSlot(ring: ring))
         }
+        let engines = UnsafeMutablePointer<StretchEngine>.allocate(capacity: made.count)
+        for (e, s) in made.enumerated() { (engines + e).initialize(to: StretchEngine(stretcher: s.handle)) }
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
         scratch.initialize(repeating: 0, count: StretchPool.block * 10)
-        let pool = StretchPool(slots: slots, count: made.count, scratch: scratch)
+        let starved = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        starved.initialize(to: 0)
+        let pool = StretchPool(slots: slots, count: count, engines: engines, engineCount: made.count, scratch: scratch,
+                               starved: starved)
         // Warm-up on a burst of noise, so every path of the stretcher runs, long enough at
         // each speed (32 blocks) that its buffers have all been through once: with fewer,
         // the stretcher keeps touching new pages for its first seconds of playing (about
         // 0.3 MB each, measured), page faults on the render thread.
-        let noiseFrames = StretchPool.block * 32
-        let noise = UnsafeMutablePointer<Int16>.allocate(capacity: noiseFrames * 2)
-        defer { noise.deallocate() }
         var seed: UInt32 = 12_345
         for j in 0..<(noiseFrames * 2) {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
         }
+        // Slot i starts on stretcher i (each slot's own first, then a free one).
         for i in 0..<made.count {
             for speed: Int32 in [50, 150, 75] {
                 pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),

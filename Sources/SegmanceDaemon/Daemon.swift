@@ -208,6 +208,11 @@ public final class Daemon {
             let ready = poll(&set, nfds_t(set.count), timeout ?? -1)
             if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
             now = environment.clock()
+            // The audio side's wake is drained before what it reported is read, not after: a
+            // wake that comes meanwhile (a report, the speed's stretchers made) is then not lost.
+            for (i, entry) in set.enumerated() where entry.revents != 0 {
+                if case .audio = sources[i].source { WakeDescriptor.drain(entry.fd) }
+            }
             // The time first, so a notice that what follows shows lasts its full time; then
             // what the audio side reported, so a control acts at the position just played.
             appliance.send(.clock(now - clockOrigin))
@@ -224,7 +229,7 @@ public final class Daemon {
                     stopRequest.clear()
                     running = false
                 case .audio:
-                    WakeDescriptor.drain(entry.fd)
+                    break
                 case .mounts:
                     do {
                         appliance.mountsChanged(try mounts.changes())

@@ -26,9 +26,13 @@ import Glibc
 /// (splitting a period there), which makes a run replayable frame for frame.
 ///
 /// **Speed.** No stretcher exists while the speed is 100 %: the first command that takes it
-/// elsewhere makes `configuration.render.stretchVoices` stretchers on the control side, warms
-/// them and the render code that uses them up (so, with memory locked on fault, the render
-/// thread takes no page fault on them), and hands them to the render side with that command.
+/// elsewhere starts making `configuration.render.stretchVoices` stretchers on a worker thread
+/// (`StretcherMaker`), which warms them and the render code that uses them up (so, with memory
+/// locked on fault, the render thread takes no page fault on them). `send` returns at once:
+/// that command, and every command sent after it until they are ready, wait on the control
+/// side in order (speed changes in a row are merged into the last); when the worker is done
+/// it makes `wakeDescriptor` readable, and the next `takeReports()` (or `send`) hands the
+/// stretchers to the render side with the speed command and the waiting commands after it.
 /// They stay until the engine goes.
 ///
 /// **Deep buffer** (`configuration.rewind`, see `RewindingRenderLoop`): the thread keeps the
@@ -73,6 +77,11 @@ public final class RealtimeAudioEngine: AudioEngine {
     private var stretchers: StretchStorage?
     private var stretchersHanded = false
     private var stretchersFailed = false
+    /// The worker making them, from the first speed other than 100 % until they are taken.
+    private var maker: StretcherMaker?
+    /// Commands sent while the worker makes them, in order: they go to the render side
+    /// when the stretchers are ready.
+    private var waiting: [QueuedCommand] = []
 
     /// Opens `configuration.device` and configures it.
     public convenience init(configuration: EngineConfiguration,
@@ -134,6 +143,7 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     deinit {
         stop(drain: false)
+        maker?.wait()
         context.deinitialize(count: 1)
         context.deallocate()
         close(wakeFD)
@@ -205,6 +215,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     public func stop(drain: Bool = true) {
         guard let handle = thread, !stopped else { return }
         stopped = true
+        takeStretchers(wait: true)
         context.pointee.stopRequested.store(true, ordering: .releasing)
         wakeRenderThread()
         pthread_join(handle, nil)
@@ -236,6 +247,7 @@ public final class RealtimeAudioEngine: AudioEngine {
         let deadline = monotonicNanoseconds() + timeoutNanoseconds
         func waitUntil(_ done: () -> Bool) {
             while isRunning, !done(), monotonicNanoseconds() < deadline {
+                takeStretchers(wait: false)
                 // The render thread wakes every period; a millisecond's nap is a fraction of one.
                 var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
                 nanosleep(&pause, nil)
@@ -254,18 +266,71 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// Hands a command to the render thread; it applies at the next period boundary.
     /// When the command ring is full the command is dropped and a log line says so.
+    /// While the stretchers are being made (the first speed other than 100 %), it waits
+    /// for them on the control side, in order (see *Speed* above); `send` never waits.
     public func send(_ command: StampedCommand) {
-        enqueue(QueuedCommand(command: command, frame: QueuedCommand.nextBoundary,
-                              stretchers: stretchersToHand(with: command.command)))
+        let queued = QueuedCommand(command: command, frame: QueuedCommand.nextBoundary)
+        if holds(queued) { return }
+        enqueue(QueuedCommand(command: command, frame: queued.frame, stretchers: stretchersToHand(with: command.command)))
     }
 
     /// Hands a command to the render thread to apply at exactly `timed.frame` of the
     /// output. One that arrives after its frame applies at once and is logged as late.
-    /// False (and nothing queued) when the ring is full.
+    /// False (and nothing queued) when the ring is full. While the stretchers are being
+    /// made it waits for them like `send(_:)` (true: it is queued on the control side).
     @discardableResult
     public func send(_ timed: TimedCommand) -> Bool {
-        push(QueuedCommand(command: timed.command, frame: timed.frame,
-                           stretchers: stretchersToHand(with: timed.command.command)))
+        let queued = QueuedCommand(command: timed.command, frame: timed.frame)
+        if holds(queued) { return true }
+        return push(QueuedCommand(command: timed.command, frame: timed.frame,
+                                  stretchers: stretchersToHand(with: timed.command.command)))
+    }
+
+    /// Whether `queued` waits for the stretchers (kept in `waiting`): it does while they are
+    /// being made, and the first speed other than 100 % starts making them.
+    private func holds(_ queued: QueuedCommand) -> Bool {
+        takeStretchers(wait: false)
+        if maker == nil {
+            guard needsStretchers(queued.command.command) else { return false }
+            guard let started = StretcherMaker(configuration: configuration, rate: granted.rate, wakeDescriptor: wakeFD)
+            else {
+                log("audio: no thread to make the stretchers on; made on the control side")
+                return false
+            }
+            maker = started
+        }
+        // Speed changes in a row while waiting (an encoder turned on): only the last sounds.
+        if let last = waiting.last, last.frame == QueuedCommand.nextBoundary, queued.frame == QueuedCommand.nextBoundary,
+           case .setSpeed = last.command.command, case .setSpeed = queued.command.command {
+            waiting[waiting.count - 1] = queued
+        } else {
+            waiting.append(queued)
+        }
+        return true
+    }
+
+    /// Whether `command` needs stretchers the render side does not have yet.
+    private func needsStretchers(_ command: RenderCommand) -> Bool {
+        guard !stretchersHanded, stretchers == nil, !stretchersFailed, case .setSpeed(let percent) = command,
+              percent != 100 else { return false }
+        return Renderer.stretchVoices(configuration.render) > 0
+    }
+
+    /// When the worker is done (or, with `wait`, once it is): takes its stretchers, then hands
+    /// the waiting commands to the render side, the stretchers with the first speed change.
+    private func takeStretchers(wait: Bool) {
+        guard let worker = maker, wait || worker.isDone else { return }
+        maker = nil
+        let (made, nanoseconds) = worker.take()
+        adopt(made, reason: "speed", nanoseconds: nanoseconds,
+              note: " on a worker thread; the speed change waited \((monotonicNanoseconds() - worker.started) / 1_000_000) ms "
+                + "for them, \(waiting.count) command(s) held meanwhile")
+        let held = waiting
+        waiting.removeAll()
+        for queued in held {
+            enqueue(QueuedCommand(command: queued.command, frame: queued.frame,
+                                  stretchers: stretchersToHand(with: queued.command.command)))
+        }
     }
 
     private func enqueue(_ queued: QueuedCommand) {
@@ -283,37 +348,55 @@ public final class RealtimeAudioEngine: AudioEngine {
         return true
     }
 
-    /// The stretch voices to hand over with `command`: made here the first time a speed
-    /// other than 100 % is sent (with the render code warmed up on them), until the render
-    /// side has them; `.empty` otherwise. Making them takes some tens of milliseconds, once.
+    /// The stretch voices to hand over with `command`, a speed other than 100 %, until the
+    /// render side has them; `.empty` otherwise. Normally the worker made them (`holds`);
+    /// only when no worker thread could be started are they made here, on the calling
+    /// thread (with the render code warmed up on them: some tens of milliseconds, once).
     private func stretchersToHand(with command: RenderCommand) -> StretchPool {
         guard !stretchersHanded, case .setSpeed(let percent) = command, percent != 100 else { return .empty }
         prepareStretchers(for: "speed \(percent) %")
         return stretchers?.pool ?? .empty
     }
 
-    /// Makes the stretch voices now, as the first speed other than 100 % would (they are
-    /// still handed over with that command): for a caller that knows a speed change is
-    /// coming and wants it to cost nothing then. Their memory is held from now on.
-    public func prepareStretchers() { prepareStretchers(for: "asked") }
+    /// Makes the stretch voices now, on the calling thread (waiting for the worker if it is
+    /// making them), as the first speed other than 100 % would: for a caller that knows a
+    /// speed change is coming and wants it to wait for nothing then (they are still handed
+    /// over with that command). Their memory is held from now on.
+    public func prepareStretchers() {
+        if maker != nil {
+            takeStretchers(wait: true)
+        } else {
+            prepareStretchers(for: "asked")
+        }
+    }
 
-    /// Stretch voices made so far (`configuration.render.stretchVoices` once the speed has
-    /// left 100 % or `prepareStretchers()` was called; 0 before).
+    /// Stretch voices made so far and taken by the control side (`configuration.render.stretchVoices`
+    /// once the speed has left 100 % and the worker is done, or `prepareStretchers()` was
+    /// called; 0 before).
     public var stretchVoices: Int { stretchers?.pool.count ?? 0 }
+
+    /// Whether the worker is making the stretchers (commands wait for them meanwhile).
+    public var isMakingStretchers: Bool { maker != nil }
 
     private func prepareStretchers(for reason: String) {
         if stretchers == nil && !stretchersFailed {
             let started = monotonicNanoseconds()
-            if let made = Renderer.makeStretchers(sampleRate: granted.rate, config: configuration.render) {
-                RenderWarmUp.run(configuration, stretchers: made)
-                stretchers = made
-                log("audio: \(reason): \(made.pool.count) stretchers made and warmed up in "
-                    + "\((monotonicNanoseconds() - started) / 1_000_000) ms")
-            } else {
-                stretchersFailed = true
-                if Renderer.stretchVoices(configuration.render) > 0 {
-                    log("audio: the stretchers could not be made; the speed stays 100 %")
-                }
+            let made = Renderer.makeStretchers(sampleRate: granted.rate, config: configuration.render)
+            if let made { RenderWarmUp.run(configuration, stretchers: made) }
+            adopt(made, reason: reason, nanoseconds: monotonicNanoseconds() - started)
+        }
+    }
+
+    /// Keeps the stretchers made (by the worker or here), or notes that they could not be.
+    private func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64, note: String = "") {
+        if let made {
+            stretchers = made
+            log("audio: \(reason): \(made.pool.engineCount) stretchers made for \(made.pool.count) voices and warmed up in "
+                + "\(nanoseconds / 1_000_000) ms\(note)")
+        } else {
+            stretchersFailed = true
+            if Renderer.stretchVoices(configuration.render) > 0 {
+                log("audio: the stretchers could not be made; the speed stays 100 %")
             }
         }
     }
@@ -347,6 +430,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     public func takeReports() -> [AudioReport] {
         var drained: UInt64 = 0
         _ = read(wakeFD, &drained, 8)
+        takeStretchers(wait: false)
         var reports: [AudioReport] = []
         while let event = context.pointee.events.pop() {
             switch event {
@@ -452,8 +536,9 @@ public final class RealtimeAudioEngine: AudioEngine {
         return r < 0 ? nil : r
     }
 
-    /// Commands waiting for the render thread.
-    public var pendingCommands: Int { context.pointee.commands.count }
+    /// Commands waiting for the render thread (and, while the stretchers are being made, for
+    /// them on the control side).
+    public var pendingCommands: Int { context.pointee.commands.count + waiting.count }
 
     /// Test hook: the render thread sleeps this long once, before its next write, as a
     /// stalled system would make it.

@@ -20,8 +20,9 @@ public enum RenderWarmUp {
     public static func run(_ configuration: EngineConfiguration, stretchers: StretchStorage? = nil) -> [AudioReport.Kind] {
         let rate = configuration.rate
         let frames = rate * 2
-        let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: frames * 2)
-        defer { pcm.deallocate() }
+        // Mapped, not from the heap: freed heap memory stays resident while memory is locked.
+        guard let pcm = ScratchPages.map(Int16.self, count: frames * 2) else { return [] }
+        defer { ScratchPages.unmap(pcm, count: frames * 2) }
         for i in 0..<(frames * 2) { pcm[i] = Int16(truncatingIfNeeded: i &* 37) }
         let slice = PCMSlice(base: UnsafePointer(pcm), frames: Int64(frames))
         let period = configuration.periodFrames

@@ -108,10 +108,15 @@ public final class PlaybackResidency {
         apply()
     }
 
-    /// The part-relative ranges of the current part to keep resident.
+    /// The part-relative ranges of the current part to keep resident. Before a loop's end
+    /// the head's window stops `behind` past it: playback wraps there (what it reads past the
+    /// end, the seam's crossfade and a stretcher's feed, is well within that), and clearing
+    /// the loop makes what follows resident before the command reaches the render side.
     public static func keep(position: Int64, length: Int64, loop: Range<Int64>?, window: Window) -> [Range<Int64>] {
         var ranges: [Range<Int64>] = []
-        let lo = max(0, position - window.behind), hi = min(length, position + window.ahead)
+        var ahead = position + window.ahead
+        if let loop, position < loop.upperBound { ahead = min(ahead, loop.upperBound + window.behind) }
+        let lo = max(0, position - window.behind), hi = min(length, ahead)
         if lo < hi { ranges.append(lo..<hi) }
         if let loop {
             let end = loop.count <= window.wholeLoop ? loop.upperBound : loop.lowerBound + window.ahead

@@ -128,6 +128,88 @@ import SegmanceCore
         #expect(largest < 1e-4, "largest difference \(largest)")
     }
 
+    /// Three voices share two stretchers (`StretchPool.engines`, ~2 MB resident each): a
+    /// stream that leaves the main voice reads its last frames from its ring, so its
+    /// stretcher goes to the next stream, and the other runs a loop's next pass ahead of its
+    /// seam. A timeline crowding the voices — seeks during a seam's crossfade and during a
+    /// seek's, a speed change and a pause inside crossfades, play while ramping out, loop
+    /// seams — never leaves a voice without its frames, starts each seam's pass ahead, and
+    /// sounds as smooth as with a stretcher for every voice (its steepest step between samples
+    /// no steeper: the crossfades' phases differ, since a reset R3 stretcher's output depends
+    /// on what it ran before, so the samples are not compared).
+    @Test func threeVoicesShareTwoStretchersAndNoneGoesWithoutItsFrames() throws {
+        let frames = 8 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        let part = PCMSlice(base: pcm, frames: Int64(frames))
+        let config = RenderConfig(positionReportInterval: 0, stretchVoices: 3)
+        var shared = Renderer(sampleRate: 48_000, config: config)
+        #expect(shared.state.pool.count == 3 && shared.state.pool.engineCount == 2)
+        let each = try #require(StretchStorage.make(count: 3, sampleRate: 48_000, engine: Renderer.stretchEngine,
+                                                    engines: 3))
+        var reference = Renderer(sampleRate: 48_000, config: config, deferringStretchers: true)
+        reference.attach(each.pool)
+        // From 38 000 into the loop [40 000, 52 000) at 75 %: the first seam at output frame 18 667,
+        // then one every 16 000.
+        let cues = [Cue(0, .load(part)), Cue(0, .setSpeed(75)), Cue(0, .play(from: 38_000, countdown: 0)),
+                    Cue(0, .setLoop(start: 40_000, end: 52_000, countdownBeforeRepeat: 0)),
+                    Cue(18_700, .seek(44_000)), Cue(18_800, .seek(46_000)), Cue(18_900, .setSpeed(60)),
+                    Cue(30_000, .pause), Cue(30_100, .play(from: 41_000, countdown: 0)), Cue(30_150, .setSpeed(140)),
+                    Cue(50_000, .setSpeed(55)), Cue(50_050, .seek(45_000)), Cue(50_120, .pause),
+                    Cue(60_000, .play(from: 50_000, countdown: 0)), Cue(90_000, .clearLoop), Cue(95_000, .seek(200_000)),
+                    Cue(95_100, .setSpeed(150)), Cue(95_200, .seek(100_000)), Cue(120_000, .stop)]
+        // Just before the first seam, A's stream runs on the other stretcher.
+        _ = run(&shared, cues, frames: 18_600)
+        let a = StreamKey(base: pcm, frames: Int64(frames), origin: 40_000, speed: 75)
+        let primed = shared.state.pool.find(a, at: 0, hint: -1)
+        #expect(primed >= 0 && primed != Int(shared.state.main.slot) && shared.state.pool.slots[primed].engine >= 0)
+        let ours = run(&shared, cues.filter { $0.frame >= 18_600 }.map { Cue($0.frame - 18_600, $0.command) },
+                       frames: 130_000 - 18_600)
+        let theirs = withExtendedLifetime(each) { run(&reference, cues, frames: 130_000) }
+        #expect(shared.state.pool.starvedFrames == 0, "\(shared.state.pool.starvedFrames) frames without a stretcher")
+        // Window by window (500 frames): ours as smooth as theirs, within the tone's own step.
+        func steepest(_ take: Take, _ frames: Range<Int64>) -> Float {
+            var m: Float = 0
+            for f in frames { m = max(m, abs(take.left(f) - take.left(f - 1))) }
+            return m
+        }
+        let tone = steepest(theirs, 1_000..<10_000)
+        #expect(tone > 0.01 && tone < 0.03)
+        var rougher: [Int64] = []
+        var w: Int64 = 18_600
+        while w < 130_000 {
+            let window = w..<min(w + 500, 130_000)
+            let mine = steepest(ours, (window.lowerBound - 18_600 + 1)..<(window.upperBound - 18_600))
+            if mine > max(steepest(theirs, window), tone) * 1.1 { rougher.append(w) }
+            w += 500
+        }
+        #expect(ours.out.contains { $0 != 0 })
+        #expect(rougher.isEmpty, "windows rougher than with a stretcher per voice: \(rougher)")
+    }
+
+    /// A seek inside a loop takes the stretcher its next pass was started on (both began at
+    /// the same frame; the first is taken): the pass is started again ahead of its seam, so
+    /// the seam still crossfades two running streams, and no voice goes without its frames.
+    @Test func aLoopsNextPassThatLostItsStretcherIsStartedAgainBeforeTheSeam() {
+        let frames = 8 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        let a = StreamKey(base: pcm, frames: Int64(frames), origin: 40_000, speed: 75)
+        // At 41 000 in the loop [40 000, 52 000) at 75 %: A's pass is started at once (the seam
+        // is within a quarter second of source); the second seek takes its stretcher.
+        _ = run(&r, [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(75)),
+                     Cue(0, .play(from: 41_000, countdown: 0)),
+                     Cue(0, .setLoop(start: 40_000, end: 52_000, countdownBeforeRepeat: 0)),
+                     Cue(1_000, .seek(45_000)), Cue(2_000, .seek(46_000))], frames: 2_001)
+        let pool = r.state.pool
+        let again = pool.find(a, at: 0, hint: -1, running: true)
+        #expect(again >= 0 && again != Int(r.state.main.slot), "A's pass running on a stretcher of its own")
+        let take = run(&r, frames: 12_000)
+        #expect(take.kinds().contains(.looped))
+        #expect(r.state.pool.starvedFrames == 0)
+    }
+
     /// Without stretch voices the speed stays 100 %: the PCM as it is.
     @Test func aRendererWithoutStretchVoicesIgnoresTheSpeed() {
         let pcm = TestPCM(frames: 20_000)

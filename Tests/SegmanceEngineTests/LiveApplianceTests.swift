@@ -3,6 +3,7 @@ import SegmanceAudio
 import SegmanceCore
 import SegmanceMedia
 import SegmanceAppliance
+import CMallocCounter
 import Testing
 @testable import SegmanceEngine
 #if canImport(Glibc)
@@ -82,10 +83,16 @@ import Glibc
         #expect(!rig.log.contains { $0.contains("dropped") || $0.contains("stopped") }, "\(rig.log)")
     }
 
-    /// No stretcher exists until the speed first leaves 100 %; then the control side makes
-    /// them and hands them over with that command: the render thread makes no heap call at
-    /// that first change nor while the part plays stretched, seeks and changes speed again.
-    @Test func theStretchersAreMadeAtTheFirstSpeedChangeAndTheRenderThreadStillMakesNoHeapCall() throws {
+    /// No stretcher exists until the speed first leaves 100 %; then a worker thread makes
+    /// them and `send` returns at once: the control side (the daemon's loop, which also reads
+    /// the buttons and draws the LCD) does not make them. Counted structurally: the heap calls
+    /// the calling thread makes in that `send` stay under a tenth of what making a single
+    /// stretcher takes (counted beside it), and `send` returns before the stretchers exist,
+    /// holding the speed change and the seek sent after it. When the worker is done it wakes
+    /// the control side, which hands them over with the speed change: the render thread makes
+    /// no heap call at that first change nor while the part plays stretched, seeks and
+    /// changes speed again.
+    @Test func theStretchersAreMadeAtTheFirstSpeedChangeOffTheControlThreadAndTheRenderThreadStillMakesNoHeapCall() throws {
         var configuration = EngineConfiguration(device: "null", lockMemory: false)
         configuration.realtimePriority = nil
         let engine = try RealtimeAudioEngine(configuration: configuration, probe: Replay.mallocProbe)
@@ -106,15 +113,31 @@ import Glibc
                 log += engine.takeLog()
             }
         }
+        // The peer: the heap calls making one stretcher (not warmed up) takes on this thread.
+        segmance_alloc_count_begin()
+        let one = Renderer.makeStretchers(sampleRate: 48_000, config: RenderConfig(stretchVoices: 1))
+        let oneStretcher = segmance_alloc_count_end()
+        #expect(one != nil)
+
         try engine.start()
         send(.load(PCMSlice(base: UnsafePointer(pcm), frames: Int64(frames))))
         send(.play(from: 0, countdown: 0))
         play(1)
         #expect(engine.stretchVoices == 0, "no stretcher at 100 %")
+        segmance_alloc_count_begin()
         send(.setSpeed(75))
-        #expect(engine.stretchVoices == 3)
-        play(1)
-        send(.seek(96_000))                  // a crossfade of two stretched streams
+        let sending = segmance_alloc_count_end()
+        #expect(engine.isMakingStretchers)
+        #expect(engine.stretchVoices == 0, "send returned before the stretchers exist")
+        #expect(sending >= 0 && sending * 10 < oneStretcher,
+                "\(sending) heap calls on the control thread sending the first speed change; making one stretcher: \(oneStretcher)")
+        send(.seek(96_000))                  // waits behind the speed change: a crossfade of two stretched streams
+        #expect(engine.pendingCommands >= 2)
+        Replay.wait(engine, until: { engine.stretchVoices == 3 && engine.pendingCommands == 0 }) {
+            _ = engine.takeReports()
+            log += engine.takeLog()
+        }
+        #expect(!engine.isMakingStretchers)
         play(1)
         send(.setSpeed(125))
         play(1)
@@ -131,6 +154,7 @@ import Glibc
         #expect(engine.probeResult == 0)
         #expect(engine.xrunCount == 0)
         #expect(log.filter { $0.contains("stretchers made") }.count == 1, "\(log)")
+        #expect(log.contains { $0.contains("stretchers made") && $0.contains("2 command(s) held") }, "\(log)")
         #expect(!log.contains { $0.contains("dropped") || $0.contains("stopped") || $0.contains("late") }, "\(log)")
     }
 

@@ -28,6 +28,14 @@ import Testing
         // Overlaps merge.
         #expect(PlaybackResidency.keep(position: 25 * s, length: length, loop: (20 * s)..<(32 * s), window: window)
                 == [(20 * s)..<(33 * s)])
+        // Within a loop the window stops a second past its end, where playback wraps.
+        #expect(PlaybackResidency.keep(position: 30 * s, length: length, loop: (20 * s)..<(32 * s), window: window)
+                == [(20 * s)..<(33 * s)])
+        // Before a loop too; past its end, the whole window.
+        #expect(PlaybackResidency.keep(position: 5 * s, length: length, loop: (10 * s)..<(12 * s), window: window)
+                == [(4 * s)..<(13 * s)])
+        #expect(PlaybackResidency.keep(position: 40 * s, length: length, loop: (20 * s)..<(32 * s), window: window)
+                == [(20 * s)..<(32 * s), (39 * s)..<(48 * s)])
     }
 
     /// A step of the window locks only what entered it: the kept ranges less those locked

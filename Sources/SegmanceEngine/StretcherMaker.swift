@@ -1,0 +1,86 @@
+import Atomics
+import CLinuxSystem
+import MonotonicTime
+import SegmanceAudio
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Makes a renderer's stretch voices and warms them up (`Renderer.makeStretchers`,
+/// `RenderWarmUp`) on a thread of its own, so the engine's control side — the thread that
+/// also reads the buttons and draws the LCD — is not held for the tens of milliseconds it
+/// takes. When done it makes `wakeDescriptor` readable; the control side then takes the
+/// result (`take()`, after `isDone`) and joins the thread.
+///
+/// The fields the worker writes are written before `done` is set (releasing) and read only
+/// after it is seen set (acquiring).
+final class StretcherMaker: @unchecked Sendable {
+    private let configuration: EngineConfiguration
+    private let rate: Int
+    private let wakeDescriptor: Int32
+    private let done = ManagedAtomic<Bool>(false)
+    private var made: StretchStorage?
+    private var nanoseconds: Int64 = 0
+    private var thread: pthread_t?
+    /// CLOCK_MONOTONIC (ns) when the making was started.
+    let started: Int64
+
+    /// Starts making them; nil when no thread could be started (the caller then makes them
+    /// itself).
+    init?(configuration: EngineConfiguration, rate: Int, wakeDescriptor: Int32) {
+        self.configuration = configuration
+        self.rate = rate
+        self.wakeDescriptor = wakeDescriptor
+        started = monotonicNanoseconds()
+        let argument = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        // The entry captures nothing: the maker travels through the argument.
+        let result = pthread_create(&handle, nil, { argument in
+            let maker = Unmanaged<StretcherMaker>.fromOpaque(argument!).takeRetainedValue()
+            maker.threadMain()
+            return nil
+        }, argument)
+        guard result == 0 else {
+            Unmanaged<StretcherMaker>.fromOpaque(argument).release()
+            return nil
+        }
+        pthread_setname_np(handle, "segmance-stretch")
+        thread = handle
+    }
+
+    // The engine joins it (`take()`, `wait()`) before letting go; a maker let go of otherwise
+    // leaves its thread to finish on its own.
+    deinit { if let handle = thread { pthread_detach(handle) } }
+
+    private func threadMain() {
+        let begin = monotonicNanoseconds()
+        let storage = Renderer.makeStretchers(sampleRate: rate, config: configuration.render)
+        if let storage { RenderWarmUp.run(configuration, stretchers: storage) }
+        made = storage
+        nanoseconds = monotonicNanoseconds() - begin
+        done.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
+    }
+
+    /// Whether the worker has finished (with or without stretchers).
+    var isDone: Bool { done.load(ordering: .acquiring) }
+
+    /// Waits for the worker, then hands over what it made (nil: they could not be made) and
+    /// how long making and warming them up took on the worker (ns).
+    func take() -> (StretchStorage?, Int64) {
+        join()
+        precondition(isDone)
+        defer { made = nil }
+        return (made, nanoseconds)
+    }
+
+    /// Waits for the worker to finish.
+    func wait() { join() }
+
+    private func join() {
+        guard let handle = thread else { return }
+        thread = nil
+        pthread_join(handle, nil)
+    }
+}
