@@ -23,7 +23,7 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
                                                "-shortest", "-map", "0:v", "-map", "1:a", "-c:v", "libx264",
                                                "-preset", "veryfast", "-c:a", "aac", "-b:a", "192k"]),
     ]
-    for (i, row) in rows.enumerated() where row.name.contains(onlyImports) {
+    for (i, row) in rows.enumerated() where importSelected(row.name) {
         let stick = "\(dir)/ffmpeg-import-\(i)/stick"
         try! FileManager.default.createDirectory(atPath: stick + "/Routine", withIntermediateDirectories: true)
         let path = "\(stick)/Routine/\(row.file)"
