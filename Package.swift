@@ -74,9 +74,11 @@ let package = Package(
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
         // Board profiles: which pin, device, bus and display a board uses for each control.
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
+        // SHA-256's compression with the CPU's SHA instructions (SegmanceLibrary's SHA256).
+        .target(name: "CSHA256"),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem",
+            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem", "CSHA256",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the

@@ -1,5 +1,6 @@
 // Linux calls the Glibc module does not import: signalfd, eventfd, mlock2, naming a thread,
-// and what a child process needs (pidfd, closing inherited descriptors, the parent's death).
+// what a child process needs (pidfd, closing inherited descriptors, the parent's death),
+// starting a file's writeback.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -37,4 +38,10 @@ static inline int segmance_close_from(unsigned int first) {
 /// The calling process gets `signal` when its parent ends (prctl PR_SET_PDEATHSIG).
 static inline int segmance_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
+}
+
+/// sync_file_range(SYNC_FILE_RANGE_WRITE): starts writing the dirty pages of a file's byte
+/// range to the disk, without waiting for it.
+static inline int segmance_start_writeback(int fd, long long offset, long long count) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, count, 2 /* SYNC_FILE_RANGE_WRITE */);
 }

@@ -23,7 +23,7 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
                                                "-shortest", "-map", "0:v", "-map", "1:a", "-c:v", "libx264",
                                                "-preset", "veryfast", "-c:a", "aac", "-b:a", "192k"]),
     ]
-    for (i, row) in rows.enumerated() {
+    for (i, row) in rows.enumerated() where importSelected(row.name) {
         let stick = "\(dir)/ffmpeg-import-\(i)/stick"
         try! FileManager.default.createDirectory(atPath: stick + "/Routine", withIntermediateDirectories: true)
         let path = "\(stick)/Routine/\(row.file)"
@@ -53,17 +53,9 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
         print("  \(row.name):\(pad) \(Int(speed))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
               + "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
               + "identical re-import \(format(againWall)) s")
-        var figure = BenchFigure(what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
+        let figure = BenchFigure(what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
                                  budget: "≥ \(Int(budget))x", met: speed >= budget,
                                  peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x")
-        if row.name.hasPrefix("ALAC") {
-            // Known miss (README "Budgets"): ALAC's decode alone is 0.18 s of the 0.3 s, and
-            // the helper's start, the resampling and the beat detection's tail add ~0.12 s,
-            // as for AAC; meanwhile --check fails only if the import falls under half the
-            // speed of FFmpeg's decode alone, measured beside it.
-            figure.knownMiss = ("issue 13: ALAC with beat detection just under 200x; fails under half of FFmpeg's decode alone",
-                                decodeWall / wall >= 0.5)
-        }
         BenchBudget.record(figure)
     }
 }

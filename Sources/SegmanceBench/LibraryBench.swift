@@ -47,6 +47,12 @@ func benchSHA256() {
     print("sha256: \(Int(64 / seconds)) MB/s (64 MB in \(format(seconds)) s; a minute of 48 kHz stereo PCM is 11 MB) [\(digest.hex.prefix(8))]")
 }
 
+/// `library --only TEXT`: only the import rows whose format's name contains TEXT.
+let onlyImports = option("only", "")
+
+/// Whether the import row of format `name` runs (every one without `--only`).
+func importSelected(_ name: String) -> Bool { onlyImports.isEmpty || name.contains(onlyImports) }
+
 /// Import speed per format: decode + convert + hash + store + fsync + commit, as × real
 /// time (wall clock), next to libsndfile decoding the same file alone (the peer); the
 /// formats FFmpeg decodes next to FFmpeg decoding alone. `--check`: each ≥ 200×.
@@ -60,7 +66,7 @@ func benchImportPerFormat(dir: String) {
         ("MP3 44.1 kHz", .mp3, 44_100, "mp3"), ("AIFF 48 kHz", .aiffPCM16, 48_000, "aiff"),
     ]
     print("import (\(seconds) s stereo file, fresh library; × real time = \(seconds) s / wall time, best of \(importRuns); decoders alone best of 3):")
-    for (i, f) in formats.enumerated() {
+    for (i, f) in formats.enumerated() where importSelected(f.name) {
         let stick = "\(dir)/import-\(i)/stick"
         let folder = stick + "/Routine"
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

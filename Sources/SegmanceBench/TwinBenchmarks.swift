@@ -102,6 +102,13 @@ func twinBenchmarks() {
 /// Import speed per format and start-to-ready with 200 routines in the library.
 func libraryBenchmarks() {
     let dir = "/tmp/segmance-bench-library-\(getpid())"
+    // `--only TEXT`: the import rows whose format's name contains TEXT, nothing else.
+    guard onlyImports.isEmpty else {
+        if !BenchBudget.figuresFile.isEmpty { fail("--only measures some import rows: it cannot write the figures file") }
+        benchImportPerFormat(dir: dir)
+        _ = system("rm -rf '\(dir)'")
+        return
+    }
     benchSHA256()
     benchImportPerFormat(dir: dir)
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path

@@ -3,6 +3,7 @@
 //     swift run -c release segmance-bench                 the render function, reducer, twin,
 //                                                          SHA-256, import per format, start-to-ready
 //     swift run -c release segmance-bench twin|library     one half of that
+//     swift run -c release segmance-bench library --only ALAC   the import rows whose format's name contains ALAC
 //     swift run -c release segmance-bench big-stick [--check]   300 routines, 3,000 files: scan, import, memory
 //     swift run -c release segmance-bench stretch [--check]      Rubber Band R2/R3 beside SoundTouch at 50/75/150 %
 //     … --check                                           exit 1 when a budget is missed

@@ -1,5 +1,9 @@
+import CSHA256
+
 /// SHA-256 (FIPS 180-4), streaming: the content hash that names the media store's files
-/// (see `MediaKey`). ~200 MB/s in a release build on this machine.
+/// (see `MediaKey`). With the CPU's SHA instructions (x86-64 SHA extensions, `CSHA256`)
+/// when it has them, ~1.4 GB/s on this machine (`segmance-bench library`); else in Swift,
+/// ~200 MB/s in a release build.
 public struct SHA256: Sendable {
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
@@ -7,7 +11,20 @@ public struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() { pending.reserveCapacity(64) }
+    /// Whether the blocks go through the CPU's SHA instructions.
+    let accelerated: Bool
+
+    /// Whether this CPU has the SHA instructions the hasher uses when it can.
+    public static let instructionsAvailable = segmance_sha256_blocks_available() != 0
+
+    public init() { self.init(accelerated: Self.instructionsAvailable) }
+
+    /// A hasher that uses the CPU's SHA instructions only when `accelerated` (and the CPU
+    /// has them): tests compare both ways of computing.
+    init(accelerated: Bool) {
+        self.accelerated = accelerated && Self.instructionsAvailable
+        pending.reserveCapacity(64)
+    }
 
     /// The digest of `bytes` in lower-case hex.
     public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
@@ -97,6 +114,14 @@ public struct SHA256: Sendable {
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     private mutating func compress(_ data: UnsafeRawPointer, blocks: Int) {
+        if accelerated {
+            // A tuple of eight UInt32 is laid out as the C function's uint32_t[8].
+            withUnsafeMutableBytes(of: &h) { state in
+                segmance_sha256_blocks(state.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                       data.assumingMemoryBound(to: UInt8.self), blocks)
+            }
+            return
+        }
         var (h0, h1, h2, h3, h4, h5, h6, h7) = h
         Self.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in

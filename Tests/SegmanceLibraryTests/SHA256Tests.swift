@@ -1,5 +1,5 @@
 import Testing
-import SegmanceLibrary
+@testable import SegmanceLibrary
 
 /// Known vectors from FIPS 180-4 / NIST CSHA and the boundaries of the padding rule.
 @Suite struct SHA256Tests {
@@ -48,5 +48,35 @@ import SegmanceLibrary
         samples.withUnsafeBufferPointer { hasher.update($0) }
         let bytes: [UInt8] = [1, 0, 0xFE, 0xFF, 0x34, 0x12, 0x00, 0x80, 0xFF, 0x7F]
         #expect(hasher.finalize().hex == SHA256.hex(bytes))
+    }
+
+    /// The CPU's SHA instructions and the Swift code give the same digest, for every length
+    /// around the block and padding boundaries and for long inputs fed in uneven pieces.
+    @Test(.enabled(if: SHA256.instructionsAvailable, "this CPU has no SHA instructions: only the Swift code runs"),
+          arguments: [0, 1, 55, 56, 63, 64, 65, 127, 128, 129, 1000, 4096, 100_003])
+    func instructionsAgreeWithSwift(length: Int) {
+        var seed: UInt32 = UInt32(length) &+ 12345
+        let bytes = (0..<length).map { _ in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        var fast = SHA256(accelerated: true), portable = SHA256(accelerated: false)
+        #expect(fast.accelerated && !portable.accelerated)
+        var offset = 0, step = 1
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + step)
+            bytes[offset..<end].withUnsafeBytes { fast.update($0) }
+            bytes[offset..<end].withUnsafeBytes { portable.update($0) }
+            offset = end
+            step = step * 7 % 5003 + 1
+        }
+        #expect(fast.finalize() == portable.finalize())
+    }
+
+    @Test(.enabled(if: SHA256.instructionsAvailable, "this CPU has no SHA instructions: only the Swift code runs"))
+    func instructionsMatchAKnownVector() {
+        var hasher = SHA256(accelerated: true)
+        Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8).withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalize().hex == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }
