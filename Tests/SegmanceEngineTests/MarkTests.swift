@@ -85,7 +85,10 @@ struct MarkTests {
         log += engine.takeLog()
         try #require(engine.xrunCount == 0, "an underrun breaks the device's line: \(log)")
         #expect(engine.probeResult == 0, "heap calls on the render thread")
-        if deepBuffer { #expect(engine.rewindCount >= script.count) }
+        if deepBuffer {
+            #expect(engine.rewindCount >= script.count,
+                    "\(engine.rewindCount) rewinds (\(engine.refusedRewindCount) refused) for \(script.count) steps: \(log)")
+        }
 
         let captured = try Replay.s16Samples(run.tapPath)
         let total = captured.count / 2
