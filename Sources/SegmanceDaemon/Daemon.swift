@@ -38,10 +38,15 @@ public final class Daemon {
         /// the frame given (nil: no watch); nil when it cannot, and the loop then looks
         /// again every `Daemon.positionRecheckNanoseconds` once the position should be there.
         public var watchPosition: ((Int64?) -> Void)?
+        /// Starts the render thread (nil: it runs already); returns whether the process's
+        /// memory was locked. `Daemon.run()` calls it once start-up's memory was given back
+        /// and the render code warmed up, so that the render thread never runs while the
+        /// trim drops the pages of its code.
+        public var start: (() throws -> Bool)?
 
         public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
                     shutdown: @escaping () -> Void = {}, locksMemory: Bool = false, warmUp: @escaping () -> Void = {},
-                    watchPosition: ((Int64?) -> Void)? = nil) {
+                    watchPosition: ((Int64?) -> Void)? = nil, start: (() throws -> Bool)? = nil) {
             self.engine = engine
             self.wakeDescriptor = wakeDescriptor
             self.takeLog = takeLog
@@ -49,6 +54,7 @@ public final class Daemon {
             self.locksMemory = locksMemory
             self.warmUp = warmUp
             self.watchPosition = watchPosition
+            self.start = start
         }
     }
 
@@ -96,6 +102,8 @@ public final class Daemon {
     private let appliance: Appliance
     private let inputs: BoardInputs
     private let audio: Audio
+    /// Whether the audio side locked the process's memory (known once it started).
+    private var memoryLocked: Bool
     private let library: Library
     private let importer: ProcessImportRunner
     private let mounts: MountWatcher
@@ -135,6 +143,7 @@ public final class Daemon {
         let log = self.log
         display = try DisplayWorker(ResilientDisplay(lcd, log: { log("display: \($0)") }), clock: environment.clock)
         audio = try environment.openAudio(profile.audio, configuration.realtimePriority)
+        memoryLocked = audio.locksMemory
 
         library = try Library(directory: configuration.library, sampleRate: profile.audio.rate)
         importer = ProcessImportRunner(executable: environment.importWorker, library: library.directory,
@@ -179,11 +188,19 @@ public final class Daemon {
         appliance.mountsChanged(try mounts.changes())
         if let refusals { appliance.sticksRefused(refusals.changes()) }
         show()
+        // Start-up's code given back before the render thread starts (when the audio side
+        // lets it wait): dropped under a running render thread, the pages of its own code
+        // were faulted in again by it, in contention with the re-locking (underruns in the
+        // board in a box, a fraction of a second after start).
+        var trimmed: Int?
         if environment.trimsStartup {
-            let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
+            trimmed = ResidentSet.trim(lockOnFault: audio.start == nil && audio.locksMemory)
             audio.warmUp()
+        }
+        if let start = audio.start { memoryLocked = try start() }
+        if let trimmed {
             log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), "
-                + "render code warmed up\(audio.locksMemory ? " and locked" : "")")
+                + "render code warmed up\(memoryLocked ? " and locked" : "")")
         }
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
@@ -331,7 +348,7 @@ public final class Daemon {
         case .stopped, .paused: break
         }
         importRanCode = false
-        let trimmed = ResidentSet.trim(lockOnFault: audio.locksMemory)
+        let trimmed = ResidentSet.trim(lockOnFault: memoryLocked)
         audio.warmUp()
         log("memory: the import's code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), render code warmed up")
     }

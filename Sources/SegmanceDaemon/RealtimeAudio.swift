@@ -2,7 +2,7 @@ import SegmanceBoard
 import SegmanceEngine
 
 extension Daemon.Audio {
-    /// The real-time engine on the profile's ALSA device, started: the render thread
+    /// The real-time engine on the profile's ALSA device, started by `Daemon.run()`: the render thread
     /// (SCHED_FIFO at `priority` when permitted, 0 = normal scheduling), memory locked when
     /// permitted. On shutdown the last commands (a pause's ramp-out) play, then the device drains.
     public static func realtime(_ audio: BoardProfile.Audio, priority: Int) throws -> Daemon.Audio {
@@ -17,11 +17,13 @@ extension Daemon.Audio {
             rewindGuardFrames: audio.rewindGuardFrames)
         configuration.lockMemory = lockMemory
         let engine = try RealtimeAudioEngine(configuration: configuration)
-        try engine.start()
         return Daemon.Audio(engine: engine, wakeDescriptor: engine.wakeDescriptor,
                             takeLog: { engine.takeLog() }, shutdown: { engine.finish() },
-                            locksMemory: engine.scheduling?.memoryLocked ?? false,
                             warmUp: { engine.warmUp() },
-                            watchPosition: { engine.wakeWhenPosition(reaches: $0) })
+                            watchPosition: { engine.wakeWhenPosition(reaches: $0) },
+                            start: {
+                                try engine.start()
+                                return engine.scheduling?.memoryLocked ?? false
+                            })
     }
 }
