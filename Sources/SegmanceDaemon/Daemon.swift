@@ -43,10 +43,14 @@ public final class Daemon {
         /// and the render code warmed up, so that the render thread never runs while the
         /// trim drops the pages of its code.
         public var start: (() throws -> Bool)?
+        /// Whether the render thread, once started, has filled its buffer and woken for
+        /// more: it has run every code path it runs while nothing plays.
+        public var settled: () -> Bool
 
         public init(engine: AudioEngine, wakeDescriptor: Int32? = nil, takeLog: @escaping () -> [String] = { [] },
                     shutdown: @escaping () -> Void = {}, locksMemory: Bool = false, warmUp: @escaping () -> Void = {},
-                    watchPosition: ((Int64?) -> Void)? = nil, start: (() throws -> Bool)? = nil) {
+                    watchPosition: ((Int64?) -> Void)? = nil, start: (() throws -> Bool)? = nil,
+                    settled: @escaping () -> Bool = { true }) {
             self.engine = engine
             self.wakeDescriptor = wakeDescriptor
             self.takeLog = takeLog
@@ -55,6 +59,7 @@ public final class Daemon {
             self.warmUp = warmUp
             self.watchPosition = watchPosition
             self.start = start
+            self.settled = settled
         }
     }
 
@@ -117,6 +122,10 @@ public final class Daemon {
     private var lastFrame: Frame?
     /// An import ended since its code was last given back (`giveBackImportCode`).
     private var importRanCode = false
+    /// The program's pages mapped after the last trim and warm-up: what later trims keep.
+    private var residentBaseline: ResidentSet.Snapshot?
+    /// How long start-up waits for the render thread to fill its buffer and wake once.
+    static let settleNanoseconds: Int64 = 1_000_000_000
     /// The core's clock counts from here (the monotonic time `run` began: the first frame
     /// is shown then), as the twin's virtual time counts from 0: a notice raised while
     /// booting (the title of the routine restored) is stamped with time 0 and must last its
@@ -194,16 +203,34 @@ public final class Daemon {
         // board in a box, a fraction of a second after start).
         var trimmed: Int?
         if environment.trimsStartup {
-            trimmed = ResidentSet.trim(lockOnFault: audio.start == nil && audio.locksMemory)
+            let trim = ResidentSet.trim(lockOnFault: audio.start == nil && audio.locksMemory)
+            trimmed = trim.bytes
             audio.warmUp()
+            residentBaseline = trim.mappings.snapshot()
         }
         if let start = audio.start { memoryLocked = try start() }
-        if let trimmed {
-            log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), "
-                + "render code warmed up\(memoryLocked ? " and locked" : "")")
-        }
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
+        if let trimmed {
+            // What ran once since, the render thread's and the device's start among it (0.6 MB,
+            // kept locked otherwise), goes too, once the thread has filled its buffer and woken
+            // for more: only pages new since the warm-up are dropped, never the ones it runs.
+            var once = 0
+            if audio.start != nil, let baseline = residentBaseline {
+                let deadline = environment.clock() + Self.settleNanoseconds
+                while !audio.settled(), environment.clock() < deadline {
+                    var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+                    nanosleep(&pause, nil)
+                }
+                let trim = ResidentSet.trim(keeping: baseline, lockOnFault: memoryLocked)
+                once = trim.bytes
+                residentBaseline = trim.kept
+            }
+            log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed"
+                + (audio.start != nil ? ", then \(once / 1024) KB run once while the render thread started" : "")
+                + "), render code warmed up\(memoryLocked ? " and locked" : "")")
+        }
+        now = environment.clock()
 
         // The loop sleeps until something can change: a descriptor (a control, the audio
         // side's reports, a mount, the importer, a signal), a control's pending deadline
@@ -348,9 +375,18 @@ public final class Daemon {
         case .stopped, .paused: break
         }
         importRanCode = false
-        let trimmed = ResidentSet.trim(lockOnFault: memoryLocked)
+        // Only what is new since the last trim goes: the render thread's code, which it
+        // runs while paused too, stays mapped (a full trim dropped it under the running thread).
+        let trimmed: Int
+        if let baseline = residentBaseline {
+            let trim = ResidentSet.trim(keeping: baseline, lockOnFault: memoryLocked)
+            trimmed = trim.bytes
+            residentBaseline = trim.kept
+        } else {
+            trimmed = ResidentSet.trim(lockOnFault: memoryLocked).bytes
+        }
         audio.warmUp()
-        log("memory: the import's code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), render code warmed up")
+        log("memory: the import's code given back (\(trimmed / 1024) KB of pages mapped since the last trim dropped), render code warmed up")
     }
 
     /// "control: press loop at part 1 frame 96000 (playing)" for a control event, before

@@ -24,6 +24,10 @@ extension Daemon.Audio {
                             start: {
                                 try engine.start()
                                 return engine.scheduling?.memoryLocked ?? false
+                            },
+                            settled: {
+                                let buffer = engine.granted.periodFrames * engine.granted.periodCount
+                                return engine.framesHanded > Int64(buffer + engine.granted.periodFrames)
                             })
     }
 }

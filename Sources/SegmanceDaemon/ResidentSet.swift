@@ -55,20 +55,135 @@ public enum ResidentSet {
     }
 
     /// Drops start-up's pages as described above; returns how many bytes of mappings
-    /// were trimmed. `lockOnFault` re-arms `mlockall(MCL_CURRENT | MCL_FUTURE |
-    /// MCL_ONFAULT)` afterwards (when the engine locked memory).
+    /// were trimmed and a snapshot taker for them. `lockOnFault` re-arms `mlockall(MCL_CURRENT |
+    /// MCL_FUTURE | MCL_ONFAULT)` afterwards (when the engine locked memory).
     @discardableResult
-    public static func trim(lockOnFault: Bool) -> Int {
-        guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else { return 0 }
+    public static func trim(lockOnFault: Bool) -> (bytes: Int, mappings: Mappings) {
+        // Parsed before anything is dropped: the parsing code goes with the rest.
+        let mappings = Mappings.now()
         var bytes = 0
-        for m in trimmable(smaps, program: program) {
-            guard let address = UnsafeMutableRawPointer(bitPattern: m.start) else { continue }
-            let length = Int(m.end - m.start)
-            munlock(address, length)
-            if madvise(address, length, MADV_DONTNEED) == 0 { bytes += length }
+        for m in mappings.ranges {
+            bytes += drop(m)
         }
         if lockOnFault { _ = mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) }
-        return bytes
+        return (bytes, mappings)
+    }
+
+    /// The trimmable mappings of the process at one moment.
+    public struct Mappings: Sendable {
+        var ranges: [Range<UInt>]
+
+        static func now() -> Mappings {
+            guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else { return Mappings(ranges: []) }
+            return Mappings(ranges: trimmable(smaps, program: program).map { $0.start..<$0.end })
+        }
+
+        /// Which of their pages are present now (nil when /proc cannot say). Runs nothing
+        /// but reads of /proc/self/pagemap, so the snapshot holds no code of its own making.
+        public func snapshot() -> Snapshot? {
+            let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var snapshot = Snapshot()
+            for range in ranges {
+                guard let bits = presentPages(fd, range) else { return nil }
+                snapshot.mappings.append((range, bits))
+            }
+            return snapshot
+        }
+    }
+
+    /// Which pages of the trimmable mappings were mapped in this process (present in its
+    /// page table, from /proc/self/pagemap) at one moment, for `trim(keeping:lockOnFault:)`.
+    public struct Snapshot: Sendable {
+        /// Per trimmable mapping: its address range and one bit per page, set when present.
+        var mappings: [(range: Range<UInt>, bits: [UInt64])] = []
+
+        /// Whether the page at `address` was present (false outside every mapping seen: a
+        /// mapping split or made since is looked up by address, not by where it starts).
+        func contains(_ address: UInt, pageSize: UInt) -> Bool {
+            guard let m = mappings.first(where: { $0.range.contains(address) }) else { return false }
+            let page = Int((address - m.range.lowerBound) / pageSize)
+            return m.bits[page / 64] & (1 << UInt64(page % 64)) != 0
+        }
+    }
+
+    /// Drops only the pages of the trimmable mappings that became present since `snapshot`
+    /// (a mapping new since then, whole): what ran once in between — a thread's and a
+    /// device's start, an import's reading — goes, and every page a thread kept using
+    /// (the render thread's code, warmed up before the snapshot) stays mapped, so no thread
+    /// faults its own code in again. Returns the bytes dropped and what stays present: the
+    /// next trim's snapshot (taken from the same reading, so this trim's own code is not in it).
+    @discardableResult
+    public static func trim(keeping snapshot: Snapshot, lockOnFault: Bool) -> (bytes: Int, kept: Snapshot) {
+        let mappings = Mappings.now()
+        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return (0, snapshot) }
+        defer { close(fd) }
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        var readings: [(range: Range<UInt>, bits: [UInt64])] = []
+        for m in mappings.ranges {
+            if let now = presentPages(fd, m) { readings.append((m, now)) }
+        }
+        var bytes = 0
+        var kept = Snapshot()
+        for (m, now) in readings {
+            let pages = Int((m.upperBound - m.lowerBound) / page)
+            let runs = newRuns(now: now, pages: pages) { snapshot.contains(m.lowerBound + UInt($0) * page, pageSize: page) }
+            var left = now
+            for run in runs {
+                bytes += drop((m.lowerBound + UInt(run.lowerBound) * page)..<(m.lowerBound + UInt(run.upperBound) * page))
+                for p in run { left[p / 64] &= ~(UInt64(1) << UInt64(p % 64)) }
+            }
+            kept.mappings.append((m, left))
+        }
+        if lockOnFault && bytes > 0 { _ = mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) }
+        return (bytes, kept)
+    }
+
+    /// The runs of pages set in `now` for which `kept` is false.
+    static func newRuns(now: [UInt64], pages: Int, kept: (Int) -> Bool) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start: Int?
+        for p in 0..<pages {
+            let present = now[p / 64] & (UInt64(1) << UInt64(p % 64)) != 0
+            if present && !kept(p) {
+                if start == nil { start = p }
+            } else if let s = start {
+                runs.append(s..<p)
+                start = nil
+            }
+        }
+        if let s = start { runs.append(s..<pages) }
+        return runs
+    }
+
+    /// Unlocks and drops the pages of `range` (page-aligned); returns its length when dropped.
+    private static func drop(_ range: Range<UInt>) -> Int {
+        guard let address = UnsafeMutableRawPointer(bitPattern: range.lowerBound) else { return 0 }
+        let length = Int(range.upperBound - range.lowerBound)
+        munlock(address, length)
+        return madvise(address, length, MADV_DONTNEED) == 0 ? length : 0
+    }
+
+    /// One bit per page of `range`, set when the page is present (pagemap bit 63).
+    static func presentPages(_ pagemap: Int32, _ range: Range<UInt>) -> [UInt64]? {
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = Int((range.upperBound - range.lowerBound) / page)
+        var bits = [UInt64](repeating: 0, count: (pages + 63) / 64)
+        var entries = [UInt64](repeating: 0, count: min(pages, 4096))
+        var done = 0
+        while done < pages {
+            let count = min(entries.count, pages - done)
+            let offset = off_t((range.lowerBound / page + UInt(done)) * 8)
+            let n = entries.withUnsafeMutableBytes { pread(pagemap, $0.baseAddress, count * 8, offset) }
+            guard n == count * 8 else { return nil }
+            for i in 0..<count where entries[i] & (1 << 63) != 0 {
+                bits[(done + i) / 64] |= 1 << UInt64((done + i) % 64)
+            }
+            done += count
+        }
+        return bits
     }
 
     static func executablePath() -> String? {

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import SegmanceDaemon
 
@@ -37,5 +38,66 @@ import Testing
         let smaps = try #require(ResidentSet.readProcFile("/proc/self/smaps"))
         let program = try #require(ResidentSet.executablePath())
         #expect(ResidentSet.trimmable(smaps, program: program).contains { $0.path == program })
+    }
+
+    /// Pages present now (bits), the pages kept (present before): the runs dropped.
+    @Test(arguments: [
+        ([0, 1, 2, 3], [Int](), 6, [0..<4]),
+        ([0, 1, 2, 3], [1, 2], 6, [0..<1, 3..<4]),
+        ([1, 2, 5], [1, 2, 5], 6, [Range<Int>]()),
+        ([4, 5], [0], 6, [4..<6]),
+        ([63, 64, 65], [64], 70, [63..<64, 65..<66]),
+        ([Int](), [0, 1], 6, [Range<Int>]()),
+    ])
+    func theRunsDroppedAreThePagesPresentNowAndNotBefore(_ now: [Int], _ kept: [Int], _ pages: Int, _ runs: [Range<Int>]) {
+        var bits = [UInt64](repeating: 0, count: (pages + 63) / 64)
+        for p in now { bits[p / 64] |= 1 << UInt64(p % 64) }
+        #expect(ResidentSet.newRuns(now: bits, pages: pages) { kept.contains($0) } == runs)
+    }
+
+    /// A read-only private mapping of a file named like a shared library stands in for
+    /// code: the pages touched before the snapshot stay mapped through the trim, the ones
+    /// touched after it are dropped (pagemap says so), and the trim's result keeps the former.
+    @Test func aTrimKeepingASnapshotDropsOnlyThePagesMappedSinceIt() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let path = "/tmp/segmance-resident-\(getpid()).so"
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd); unlink(path) }
+        var bytes = [UInt8](repeating: 7, count: page * 32)
+        #expect(write(fd, &bytes, bytes.count) == bytes.count)
+        let base = try #require(mmap(nil, page * 32, PROT_READ, MAP_PRIVATE, fd, 0))
+        try #require(base != MAP_FAILED)
+        defer { munmap(base, page * 32) }
+        // Nothing of it mapped to start with.
+        madvise(base, page * 32, MADV_DONTNEED)
+        let memory = base.assumingMemoryBound(to: UInt8.self)
+        func touch(_ pages: Range<Int>) -> Int { pages.reduce(0) { $0 + Int(memory[$1 * page]) } }
+        let start = UInt(bitPattern: base)
+        func present() throws -> [Bool] {
+            let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+            try #require(pagemap >= 0)
+            defer { close(pagemap) }
+            let bits = try #require(ResidentSet.presentPages(pagemap, start..<(start + UInt(page * 32))))
+            return (0..<32).map { bits[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+        }
+
+        #expect(touch(0..<8) == 7 * 8)
+        let mappings = ResidentSet.Mappings.now()
+        #expect(mappings.ranges.contains { $0.lowerBound == start }, "the stand-in mapping is not trimmable")
+        let before = try #require(mappings.snapshot())
+        let kept = try present()
+        #expect(kept[0..<8].allSatisfy { $0 })
+        #expect(touch(16..<24) == 7 * 8)
+        let after = try present()
+        #expect(after[16..<24].allSatisfy { $0 })
+
+        let trim = ResidentSet.trim(keeping: before, lockOnFault: false)
+        let now = try present()
+        #expect(now[0..<8].allSatisfy { $0 }, "a page mapped before the snapshot was dropped")
+        #expect(now[16..<24].allSatisfy { !$0 }, "a page mapped after the snapshot stayed")
+        #expect(trim.bytes >= 8 * page)
+        let stays = (0..<32).map { trim.kept.contains(start + UInt($0 * page), pageSize: UInt(page)) }
+        #expect(stays == now, "the trim's snapshot is not what stayed mapped")
     }
 }

@@ -65,6 +65,14 @@ extension SystemTests.Daemon {
         // Playable: the next routine (a long NEXT), PLAY: the stored audio comes out of the card.
         try rig.panel.tap("next", milliseconds: 900)
         shown = try lcd.expectScreen("Stick Routine, stopped", timeout: 10, after: shown.index) { $0[0].hasPrefix("■ 1/2 Short") }
+        // The stored audio to compare with, read before PLAY: while the part plays the test
+        // only listens (a process started in the VM then, under TCG, competes with the
+        // render thread for the two emulated CPUs; CI: an underrun while it ran).
+        let shownPart = try rig.segmance(["library", "show", "Stick Routine", "--library", rig.library])
+        let line = try #require(shownPart.first { $0.hasPrefix("  1. Short") }, "\(shownPart)")
+        let hashes = line.split(separator: " ").map(String.init).filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) }
+        let hash = try #require(hashes.first, "no media hash in \(line)")
+        let pcm = try Self.pcm(media + "/" + hash + ".pcm")
         let silentUntil = capture.frames
         // What the performer hears from here on must be clean. Before (silence, while the
         // emulated USB stick is read) the VM itself can stall: qemu's usb-storage emulation
@@ -76,11 +84,6 @@ extension SystemTests.Daemon {
         shown = try lcd.expectScreen("Stick Routine playing", timeout: 10, after: shown.index) { $0[0].hasPrefix("▶ 1/2 Short") }
         let onset = try #require(capture.waitForSound(from: silentUntil, timeout: 10), "no sound after PLAY")
         _ = try #require(capture.waitForSound(from: onset + 96_000, timeout: 10))
-        let shownPart = try rig.segmance(["library", "show", "Stick Routine", "--library", rig.library])
-        let line = try #require(shownPart.first { $0.hasPrefix("  1. Short") }, "\(shownPart)")
-        let hashes = line.split(separator: " ").map(String.init).filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) }
-        let hash = try #require(hashes.first, "no media hash in \(line)")
-        let pcm = try Self.pcm(media + "/" + hash + ".pcm")
         // After the 5 ms ramp-in, 1.5 s of the capture is the stored PCM from the part's start
         // at the volume (80 %: a gain of 0.64; within an LSB of rounding the product here).
         let heard = capture.samples((onset + 480)..<(onset + 480 + 72_000))
@@ -96,7 +99,8 @@ extension SystemTests.Daemon {
         // period (11 ms) and a margin later, every underrun while playing is in the log.
         Box.hold(milliseconds: 100)
         let whilePlaying = rig.audioTrouble(fromLine: playing), paused = daemon.text.count
-        #expect(whilePlaying.isEmpty, "underruns while the stored part played: \(whilePlaying)")
+        let logSincePlay = daemon.text[min(playing, daemon.text.count)...].joined(separator: "\n")
+        #expect(whilePlaying.isEmpty, "underruns while the stored part played: \(whilePlaying); the daemon's log from PLAY on:\n\(logSincePlay)")
         // Unplugged while paused (silent output): qemu's usb-storage removal can hold the
         // vCPUs as its plugging does (CI: an underrun here, after the pause was shown).
         try USBStick.helper("unmount", partition, mediaRoot: rig.mediaRoot)
