@@ -9,9 +9,12 @@ import Glibc
 /// 64 KB), and the engine's `mlockall(MCL_ONFAULT)` pins whatever was mapped, so a static
 /// binary ends start-up with 10+ MB of its code resident. `trim()` unlocks and drops the
 /// clean, read-only file pages of the program and its shared libraries (they stay in the
-/// page cache) — never relocated ones — then locks again on fault: what keeps running — the render loop, the
-/// control loop, the display — faults back in once (a minor fault, before any audio
-/// plays) and stays locked; start-up code stays out.
+/// page cache) — never relocated ones — then locks again on fault: what keeps running — the
+/// render loop, the control loop, the display — faults back in once (a minor fault, before
+/// any audio plays) and stays locked; start-up code stays out. Once threads run, a trim
+/// keeps what a snapshot (`Mappings.snapshot()`, the page table's present bits) held and
+/// drops only what was mapped since (`trim(keeping:lockOnFault:)`): the code a running
+/// thread uses is never dropped under it.
 public enum ResidentSet {
     /// One mapping of /proc/self/maps.
     struct Mapping: Equatable {
@@ -55,7 +58,7 @@ public enum ResidentSet {
     }
 
     /// Drops start-up's pages as described above; returns how many bytes of mappings
-    /// were trimmed and a snapshot taker for them. `lockOnFault` re-arms `mlockall(MCL_CURRENT |
+    /// were trimmed, and the mappings (for a snapshot that runs no parsing code). `lockOnFault` re-arms `mlockall(MCL_CURRENT |
     /// MCL_FUTURE | MCL_ONFAULT)` afterwards (when the engine locked memory).
     @discardableResult
     public static func trim(lockOnFault: Bool) -> (bytes: Int, mappings: Mappings) {
