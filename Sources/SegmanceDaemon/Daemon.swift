@@ -212,7 +212,7 @@ public final class Daemon {
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
         if let trimmed {
-            // What ran once since, the render thread's and the device's start among it (0.6 MB,
+            // What ran once since, the render thread's and the device's start among it (0.4-0.8 MB,
             // kept locked otherwise), goes too, once the thread has filled its buffer and woken
             // for more: only pages new since the warm-up are dropped, never the ones it runs.
             var once = 0
