@@ -124,8 +124,13 @@ public final class Daemon {
     private var importRanCode = false
     /// The program's pages mapped after the last trim and warm-up: what later trims keep.
     private var residentBaseline: ResidentSet.Snapshot?
-    /// How long start-up waits for the render thread to fill its buffer and wake once.
+    /// When start's code is given back at the latest (`giveBackStartCode`): nil once it was,
+    /// or when there is none to give back.
+    private var startCodeDue: Int64?
+    /// How long after READY the render thread has to fill its buffer and wake once.
     static let settleNanoseconds: Int64 = 1_000_000_000
+    /// How often the loop looks whether it has, until then.
+    static let settleCheckNanoseconds: Int64 = 10_000_000
     /// The core's clock counts from here (the monotonic time `run` began: the first frame
     /// is shown then), as the twin's virtual time counts from 0: a notice raised while
     /// booting (the title of the routine restored) is stamped with time 0 and must last its
@@ -212,23 +217,14 @@ public final class Daemon {
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
         if let trimmed {
-            // What ran once since, the render thread's and the device's start among it (0.4-0.8 MB,
-            // kept locked otherwise), goes too, once the thread has filled its buffer and woken
-            // for more: only pages new since the warm-up are dropped, never the ones it runs.
-            var once = 0
-            if audio.start != nil, let baseline = residentBaseline {
-                let deadline = environment.clock() + Self.settleNanoseconds
-                while !audio.settled(), environment.clock() < deadline {
-                    var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-                    nanosleep(&pause, nil)
-                }
-                let trim = ResidentSet.trim(keeping: baseline, lockOnFault: memoryLocked)
-                once = trim.bytes
-                residentBaseline = trim.kept
+            log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed), "
+                + "render code warmed up\(memoryLocked ? " and locked" : "")")
+            // What runs once from here, the render thread's and the device's start among it
+            // (0.4-0.8 MB, kept locked otherwise), goes too, once the thread has filled its
+            // buffer and woken for more (`giveBackStartCode`, from the loop).
+            if audio.start != nil, residentBaseline != nil {
+                startCodeDue = environment.clock() + Self.settleNanoseconds
             }
-            log("memory: start-up code given back (\(trimmed / 1_048_576) MB of read-only mappings trimmed"
-                + (audio.start != nil ? ", then \(once / 1024) KB run once while the render thread started" : "")
-                + "), render code warmed up\(memoryLocked ? " and locked" : "")")
         }
         now = environment.clock()
 
@@ -243,7 +239,9 @@ public final class Daemon {
         while running {
             let screenChange = lastFrame?.expires.map { $0 + clockOrigin }
             let audioPoll = audio.wakeDescriptor == nil ? now + Self.audioPollNanoseconds : nil
-            let deadline = [screenChange, positionDeadline(now: now), inputs.nextDeadline, nextWatchdog, audioPoll]
+            // Until start's code is given back, the loop looks whether the render thread has settled.
+            let settleCheck = startCodeDue.map { min($0, now + Self.settleCheckNanoseconds) }
+            let deadline = [screenChange, positionDeadline(now: now), inputs.nextDeadline, nextWatchdog, audioPoll, settleCheck]
                 .compactMap { $0 }.min()
             let sources = pollSources()
             var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
@@ -294,6 +292,7 @@ public final class Daemon {
             let due = inputs.advance(to: now)
             dispatch(due, instants: inputs.lastInstants)
             for line in audio.takeLog() { log(line) }
+            giveBackStartCode(now: now)
             giveBackImportCode()
             show()
             if let interval = watchdogInterval, let due = nextWatchdog, now >= due {
@@ -361,6 +360,18 @@ public final class Daemon {
               let action = line.firstRange(of: "control: "), let at = line.firstRange(of: " at part ") else { return nil }
         let heardText = heard.map { "part \(state.partIndex + 1) frame \($0)" } ?? "none"
         return "control edge: \(line[action.upperBound..<at.lowerBound]) at \(instant) ns heard \(heardText)"
+    }
+
+    /// Drops what ran once since start-up's trim (the render thread's and the device's
+    /// start), keeping every page mapped before the render thread started (so never the
+    /// code it runs), once the thread has filled its buffer and woken for more, or
+    /// `settleNanoseconds` after READY.
+    private func giveBackStartCode(now: Int64) {
+        guard let due = startCodeDue, audio.settled() || now >= due, let baseline = residentBaseline else { return }
+        startCodeDue = nil
+        let trim = ResidentSet.trim(keeping: baseline, lockOnFault: memoryLocked)
+        residentBaseline = trim.kept
+        log("memory: \(trim.bytes / 1024) KB run once while the render thread started given back")
     }
 
     /// An import ran code that rehearsing never runs (the decoders, resampler, hashing and
