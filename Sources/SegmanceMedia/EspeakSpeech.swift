@@ -74,32 +74,19 @@ public struct EspeakSpeech: Equatable, Sendable {
         guard let program = resolved() else {
             throw SpeechError(text: text, .unavailable("\(executable) not found (install the Debian package espeak-ng)"))
         }
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0 else { throw SpeechError(text: text, .failed("pipe: \(String(cString: strerror(errno)))")) }
-        guard pipe(&err) == 0 else {
-            close(out[0]); close(out[1])
-            throw SpeechError(text: text, .failed("pipe: \(String(cString: strerror(errno)))"))
-        }
-        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         // "--" so that a text is never taken for an option.
         let args = [program, "-v", voice, "-s", "\(wordsPerMinute)", "--stdout", "--", text]
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        close(out[1])
-        close(err[1])
-        defer { close(out[0]); close(err[0]) }
-        guard code == 0 else {
-            throw SpeechError(text: text, .unavailable("\(program) cannot be started: \(String(cString: strerror(code)))"))
+        let child: PipedChild
+        do {
+            child = try PipedChild.spawn(program, args)
+        } catch where error.call == "posix_spawn" {
+            throw SpeechError(text: text, .unavailable("\(program) cannot be started: \(error.message)"))
+        } catch {
+            throw SpeechError(text: text, .failed("\(error.call): \(error.message)"))
         }
-        let (wav, message, hung) = Self.drain(out[0], err[0])
+        let pid = child.pid
+        defer { close(child.output); close(child.errors) }
+        let (wav, message, hung) = Self.drain(child.output, child.errors)
         if hung { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

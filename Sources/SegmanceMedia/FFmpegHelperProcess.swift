@@ -34,40 +34,22 @@ final class FFmpegHelperProcess {
     private var ended = false
 
     init(helper: String, kind: String, path: String) throws(AudioDecodeError) {
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0 else { throw Self.failure(path, "pipe") }
-        guard pipe(&err) == 0 else {
-            close(out[0]); close(out[1])
-            throw Self.failure(path, "pipe")
-        }
-        // Not inherited by other children this process starts (dup2 into 1 and 2 clears it there).
-        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        // A 1 MiB pipe (F_SETPIPE_SZ, Linux; the unprivileged maximum) holds a few blocks of
-        // audio, so that the helper decodes while this side converts instead of taking turns.
-        _ = fcntl(out[0], 1031, Int32(1 << 20))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([helper, kind, path] as [String]).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let code = posix_spawn(&pid, helper, &actions, nil, argv, environ)
-        close(out[1])
-        close(err[1])
-        audio = out[0]
-        report = err[0]
-        guard code == 0 else {
-            close(audio); close(report)
+        // A 1 MiB pipe (the unprivileged maximum) holds a few blocks of audio, so that the
+        // helper decodes while this side converts instead of taking turns.
+        let child: PipedChild
+        do {
+            child = try PipedChild.spawn(helper, [helper, kind, path], outputPipeBytes: 1 << 20)
+        } catch where error.call == "posix_spawn" {
             ended = true
             throw AudioDecodeError(path: path, reason: .unsupported(
-                "\(kind): its decoder \(helper) cannot be started (\(String(cString: strerror(code))))"))
+                "\(kind): its decoder \(helper) cannot be started (\(error.message))"))
+        } catch {
+            ended = true
+            throw AudioDecodeError(path: path, reason: .unreadable("\(error.call): \(error.message)"))
         }
-    }
-
-    private static func failure(_ path: String, _ function: String) -> AudioDecodeError {
-        AudioDecodeError(path: path, reason: .unreadable("\(function): \(String(cString: strerror(errno)))"))
+        pid = child.pid
+        audio = child.output
+        report = child.errors
     }
 
     deinit {
