@@ -104,7 +104,8 @@ public struct ControlRecord: Equatable, Sendable {
 /// wraps at B), NEXT while playing (the next part counts in from its start), encoder ±1
 /// while playing with no A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1
 /// holding play": PLAY goes down before the detent and up after it; the music moves on),
-/// the speed (encoder ±1 while LOOP is held, with no A–B loop: ±5 %, the same way).
+/// the speed (encoder ±1 while LOOP is held, with no A–B loop: ±5 %, the same way; or
+/// while paused or stopped, for the part's next start).
 /// Anything else throws: it would need a model it does not have. Each command carries the
 /// kind the audio comparison judges it by (`kinds`).
 public struct TwinScenario: Sendable {
@@ -362,6 +363,16 @@ public struct TwinScenario: Sendable {
             case "turn +1 holding play" where playing(record), "turn -1 holding play" where playing(record):
                 frame = try boundary(record.frame, for: record, index: index)
                 kind = kinds.volume
+            case "turn +1 holding loop" where record.transport == "paused" || record.transport == "stopped",
+                 "turn -1 holding loop" where record.transport == "paused" || record.transport == "stopped":
+                // The speed while the music stands: nothing sounds, so nothing to compare;
+                // the part's next start plays at it. Placed a chord's length after the
+                // previous input.
+                let speed = min(150, max(50, (speeds[record.part] ?? 100) + (record.action.hasPrefix("turn +") ? 5 : -5)))
+                speeds[record.part] = speed
+                let earliest = previous + (pressNanoseconds * 2 + detentNanoseconds) * rate / 1_000_000_000
+                frame = (earliest + periodFrames - 1) / periodFrames * periodFrames
+                kind = nil
             case "turn +1 holding loop" where playing(record) && loop == nil,
                  "turn -1 holding loop" where playing(record) && loop == nil:
                 // The speed, 5 % a detent: from the position the render thread was at on, at
@@ -376,12 +387,14 @@ public struct TwinScenario: Sendable {
                 var late: Int64 = 0
                 if index + 1 < records.count, case let next = records[index + 1], next.part == record.part, playing(next) {
                     late = (0...2).map { Int64($0) * period }.first { late in
-                        let moved = Anchor(frame: frame + late, position: record.frame + late, speed: speed)
+                        let moved = Anchor(frame: frame + late, position: anchor!.position(at: frame + late), speed: speed)
                         let at = (moved.firstFrame(sounding: next.seen) + periodFrames - 1) / periodFrames * periodFrames
                         return moved.position(at: at) == next.seen
                     } ?? 0
                 }
-                anchor = Anchor(frame: frame + late, position: record.frame + late, speed: speed)
+                // Where the music is when it applies: a period or two on at the old speed.
+                let from = anchor!.position(at: frame + late)
+                anchor = Anchor(frame: frame + late, position: from, speed: speed)
                 let applied = frame + late
                 let start = applied * 1_000_000_000 / rate - detentNanoseconds * 3 / 4
                 try after(start - pressNanoseconds, record)

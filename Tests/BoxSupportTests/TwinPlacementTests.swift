@@ -116,6 +116,44 @@ import Testing
         #expect(output.frames.lines.contains { $0.contains("|▶ 2/3 Verse     |0:03/0:20    95%|") }, "\(output.frames.text)")
     }
 
+    /// The speed set while paused (four detents with LOOP held: 80 %), then PLAY: the count-in,
+    /// and the music from where it paused at 80 %; a detent more while it plays (75 %), applied
+    /// where the daemon saw it or a device period later, from where the music is at 80 % then;
+    /// then PLAY pauses.
+    @Test(arguments: [0, 512] as [Int64])
+    func theSpeedSetWhilePausedPlaysAtTheNextStartAndChangesAgainWhilePlaying(late: Int64) throws {
+        var records = Self.records()
+        let paused: Int64 = 144_240
+        for _ in 0..<4 {
+            records.append(ControlRecord(action: "turn -1 holding loop", part: 2, frame: paused, transport: "paused"))
+        }
+        records.append(ControlRecord(action: "press play", part: 2, frame: paused, transport: "paused"))
+        // 20 device periods of music at 80 %: 20 · 512 · 0.8 = 8,192 frames of part 2 on.
+        records.append(ControlRecord(action: "turn -1 holding loop", part: 2, frame: paused + 8_192, transport: "playing"))
+        // Where the music is when the change applies (at 80 % until then), and 40 periods at 75 % on.
+        let applied = paused + (20 * 512 + late) * 80 / 100
+        records.append(ControlRecord(action: "press play", part: 2, frame: applied + 40 * 384, transport: "playing"))
+        let placement = try TwinScenario(countdownSeconds: 3).place(records)
+        #expect(placement.commands.map(\.kind.name) == ["start", "loop", "part", "seek", "pause", "start", "speed", "pause"])
+        // The chords while paused follow the pause a chord's length apart (two presses and a
+        // detent: 310 ms, 14,880 frames), each on the twin's period grid.
+        let pause = placement.controlFrames[5]
+        #expect(placement.controlFrames[6...9].map { $0 - pause } == [14_976, 29_952, 44_928, 59_904])
+        // The start two seconds after the last chord; its music three seconds later.
+        let start = placement.controlFrames[10]
+        #expect(start == 722_048 + 59_904 + 96_000)
+        let music = start + 144_000
+        #expect(placement.controlFrames[11] == music + 10_240)
+        #expect(placement.commandFrames[6] == music + 10_240 + late)
+        #expect(placement.controlFrames[12] == music + 10_240 + late + 40 * 512)
+        let (output, _) = try Rig().run(placement.text)
+        #expect(output.finalState.speedPercent == 75)
+        #expect(output.finalState.transport == .paused)
+        #expect((records[12].frame...records[12].frame + 240).contains(output.finalState.position), "\(output.finalState.position)")
+        #expect(output.frames.lines.contains { $0.contains("|‖ 2/3 Verse     |") && $0.contains("80%|") }, "\(output.frames.text)")
+        #expect(output.frames.lines.contains { $0.contains("|▶ 2/3 Verse     |") && $0.contains("75%|") }, "\(output.frames.text)")
+    }
+
     @Test func aControlOffTheTwinsPeriodGridOrOutOfItsModelIsRefused() {
         var records = Self.records()
         records[1].frame = 96_001
