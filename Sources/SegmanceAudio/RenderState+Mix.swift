@@ -6,7 +6,7 @@ extension RenderState {
         var done = 0
         while done < frames {
             processEvents()
-            primeLoopStart()
+            primeAhead()
             noteSpan()
             let n = runLength(limit: Int64(frames &- done))
             mix(into: out + done &* 2, count: n)
@@ -38,6 +38,7 @@ extension RenderState {
         }
         if volumeStep < volumeRamp { n = Self.least(n, Int64(volumeRamp &- volumeStep)) }
         if countdown.active { n = Self.least(n, countdownEventClock() &- clock) }
+        if primesAhead { n = Self.least(n, Self.primeGrid &- clock % Self.primeGrid) }
         return n < 1 ? 1 : Int(truncatingIfNeeded: n)
     }
 
@@ -156,7 +157,7 @@ extension RenderState {
             i = pool.free(busy: busySlots())
             if i < 0 { i = hint >= 0 && Int(hint) < pool.count ? Int(hint) : 0 }
             guard pool.start(i, key, clock: clock, protected: protected) else {
-                pool.starved.pointee &+= 1
+                pool.counters[0] &+= 1
                 return (-1, 0, 0)
             }
         }
@@ -218,17 +219,41 @@ extension RenderState {
         return (l, r)
     }
 
-    /// A seamless loop at a speed other than 100 %: within a quarter second of source
-    /// before the seam, A's stream is started in a free slot, so the wrap crossfades two
-    /// running streams and the stretcher's start-up work is not all done in the seam's period.
-    mutating func primeLoopStart() {
-        guard pool.count > 0, mode == .playing, main.isStretched, loop.active, loop.countdown == 0,
-              loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
-              main.pos < loop.end, loop.end &- main.pos <= rate / 4 else { return }
-        let key = StreamKey(base: main.base, frames: main.frames, origin: loop.start, speed: speed)
-        guard pool.find(key, at: 0, hint: -1, running: true) < 0 else { return }
-        let i = pool.free(busy: busySlots())
-        guard i >= 0, pool.start(i, key, clock: clock, protected: mainSlotBit) else { return }
-        _ = pool.frame(i, 0)
+    /// Output frames between the clocks a stream due to start is fed at (`primeAhead`).
+    static let primeGrid = Int64(StretchPool.block)
+
+    /// Whether a stream may be due to start ahead of need: stretch voices, a speed other
+    /// than 100 %. Runs then end at each `primeGrid` clock, where `primeAhead` runs.
+    var primesAhead: Bool { pool.count > 0 && speed != 100 }
+
+    /// A stream the music will need is started before it is needed, and fed one source block
+    /// at each `primeGrid` clock until it holds the frames the main voice reads first (its
+    /// start pad and delay: seven blocks at 75 % with Rubber Band R3, 0.7 ms here, far more on
+    /// a slow board or under emulation, in one period if left to the frame that needs it).
+    /// Known ahead: the music's start at the end of a count-in (the countdown's start at the
+    /// current speed), and a seamless loop's next pass within a quarter second of source
+    /// before its seam (A at the current speed), so a wrap crossfades two running streams.
+    /// On the clock's grid, not per call: the work, and which stretcher a stream takes, do
+    /// not depend on how calls split the output.
+    mutating func primeAhead() {
+        guard primesAhead, clock % Self.primeGrid == 0, lastPrime != clock else { return }
+        lastPrime = clock
+        let origin: Int64
+        if countdown.active && main.base != nil {
+            origin = clampToPart(countdown.start)
+        } else if mode == .playing, main.isStretched, loop.active, loop.countdown == 0, loop.countIn.beats == 0,
+                  loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
+                  main.pos < loop.end, loop.end &- main.pos <= rate / 4 {
+            origin = loop.start
+        } else {
+            return
+        }
+        let key = StreamKey(base: main.base, frames: main.frames, origin: origin, speed: speed)
+        var i = pool.find(key, at: 0, hint: -1, running: true)
+        if i < 0 {
+            i = pool.free(busy: busySlots())
+            guard i >= 0, pool.start(i, key, clock: clock, protected: mainSlotBit) else { return }
+        }
+        if pool.slots[i].produced <= streamLookahead { pool.pump(i) }
     }
 }

@@ -71,6 +71,8 @@ struct RenderState {
     var reportCount = 0
     var droppedReports = 0
     var lastPositionReport: Int64 = -1
+    /// The clock `primeAhead` last ran at (it runs once per grid point).
+    var lastPrime: Int64 = -1
 
     /// Output frames rendered so far.
     var clock: Int64 = 0

@@ -67,18 +67,21 @@ public struct StretchPool: @unchecked Sendable {
     public let engineCount: Int
     /// Deinterleaved scratch: input left/right, output left/right, `block · 4` each.
     let scratch: UnsafeMutablePointer<Float>
-    /// Frames a voice played as silence for want of a stretcher (every one held by a stream
-    /// that needs it): 0 unless more streams need one at once than there are.
-    let starved: UnsafeMutablePointer<Int>
+    /// Two counters: [0] the frames a voice played as silence for want of a stretcher (every
+    /// one held by a stream that needs it: 0 unless more streams need one at once than there
+    /// are), [1] the blocks fed to the stretchers (`pump`), for tests of where the work falls.
+    let counters: UnsafeMutablePointer<Int>
 
     /// No stretch voices: the speed stays 100 %.
     public static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
                                           engines: UnsafeMutablePointer(bitPattern: 16)!, engineCount: 0,
                                           scratch: UnsafeMutablePointer(bitPattern: 16)!,
-                                          starved: UnsafeMutablePointer(bitPattern: 16)!)
+                                          counters: UnsafeMutablePointer(bitPattern: 16)!)
 
-    /// See `starved`.
-    public var starvedFrames: Int { count == 0 ? 0 : starved.pointee }
+    /// Frames a voice played as silence for want of a stretcher (`counters`).
+    public var starvedFrames: Int { count == 0 ? 0 : counters[0] }
+    /// Blocks fed to the stretchers so far (`counters`).
+    public var pumpedBlocks: Int { count == 0 ? 0 : counters[1] }
 
     /// Whether there are no stretch voices.
     public var isEmpty: Bool { count == 0 }
@@ -86,7 +89,10 @@ public struct StretchPool: @unchecked Sendable {
     /// Forgets every slot's stream (after a warm-up on scratch PCM the storage outlives),
     /// and the warm-up's starved frames.
     func invalidate() {
-        if count > 0 { starved.pointee = 0 }
+        if count > 0 {
+            counters[0] = 0
+            counters[1] = 0
+        }
         var i = 0
         while i < count {
             slots[i].valid = false
@@ -166,6 +172,7 @@ public struct StretchPool: @unchecked Sendable {
             f &+= 1
         }
         s.pointee.fed = f
+        counters[1] &+= 1
         h.process(left: UnsafePointer(inL), right: UnsafePointer(inR), frames: Self.block)
         while true {
             let ready = h.available
@@ -231,7 +238,7 @@ public struct StretchPool: @unchecked Sendable {
         var idle = 0
         while s.pointee.produced <= k {
             if s.pointee.engine < 0 {
-                starved.pointee &+= 1
+                counters[0] &+= 1
                 return (0, 0)
             }
             let before = s.pointee.produced
@@ -272,7 +279,7 @@ public final class StretchStorage: @unchecked Sendable {
         pool.engines.deinitialize(count: pool.engineCount)
         pool.engines.deallocate()
         pool.scratch.deallocate()
-        pool.starved.deallocate()
+        pool.counters.deallocate()
     }
 
     /// Creates `count` slots with their rings and up to `StretchPool.engines` stretchers for
@@ -308,10 +315,10 @@ public final class StretchStorage: @unchecked Sendable {
         for (e, s) in made.enumerated() { (engines + e).initialize(to: StretchEngine(stretcher: s.handle)) }
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
         scratch.initialize(repeating: 0, count: StretchPool.block * 10)
-        let starved = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        starved.initialize(to: 0)
+        let counters = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        counters.initialize(repeating: 0, count: 2)
         let pool = StretchPool(slots: slots, count: count, engines: engines, engineCount: made.count, scratch: scratch,
-                               starved: starved)
+                               counters: counters)
         // Warm-up on a burst of noise, so every path of the stretcher runs, long enough at
         // each speed (32 blocks) that its buffers have all been through once: with fewer,
         // the stretcher keeps touching new pages for its first seconds of playing (about

@@ -210,6 +210,54 @@ import SegmanceCore
         #expect(r.state.pool.starvedFrames == 0)
     }
 
+    /// A stream the music will need is fed ahead, a block at each 512-frame grid point: the
+    /// music after a count-in and a loop's next pass start with their stretcher's start-up
+    /// work (start pad and delay: seven blocks) done, so no 512-frame period feeds more than
+    /// the speed needs and one block more. A seek, which nothing foretells, feeds all of it in
+    /// its period (the peer: the measure sees a burst where there is one).
+    @Test(arguments: [75, 150] as [Int32])
+    func aCountInsMusicAndALoopsNextPassAreFedAheadNotInOnePeriod(speed: Int32) {
+        let frames = 20 * 48_000
+        let pcm = Self.tone(frames: frames)
+        defer { pcm.deallocate() }
+        var r = Self.stretching()
+        let period = 512
+        // The source blocks a period needs at this speed, and one more for the one fed ahead.
+        let bound = (period * Int(speed) / 100 + StretchPool.block - 1) / StretchPool.block + 1
+        var cues = [Cue(0, .load(PCMSlice(base: pcm, frames: Int64(frames)))), Cue(0, .setSpeed(speed)),
+                    Cue(0, .play(from: 48_000, countdown: 2)),
+                    Cue(0, .setLoop(start: 48_000, end: 72_000, countdownBeforeRepeat: 0))]
+        var perPeriod: [Int] = []
+        var reports: [RenderReport] = []
+        var pumped = r.state.pool.pumpedBlocks
+        var clock: Int64 = 0
+        // Two seconds of count-in, then four passes of the loop.
+        let until = 96_000 + 4 * 24_000 * 100 / Int(speed) + 1_024
+        while clock < until {
+            let take = run(&r, cues.filter { $0.frame == 0 }, frames: period, period: period)
+            cues = []
+            reports += take.reports.map { var x = $0; x.frame += clock; return x }
+            perPeriod.append(r.state.pool.pumpedBlocks - pumped)
+            pumped = r.state.pool.pumpedBlocks
+            clock += Int64(period)
+        }
+        let started = reports.filter { if case .started = $0.report.kind { true } else { false } }.map(\.frame)
+        let wraps = reports.filter { $0.report.kind == .looped }.map(\.frame)
+        #expect(started == [96_000])
+        #expect(wraps.count >= 3)
+        #expect(perPeriod.max() ?? 99 <= bound, "blocks fed per period: \(perPeriod), at most \(bound)")
+        // The periods of the music's start and of each seam, each within the bound.
+        for frame in started + wraps {
+            #expect(perPeriod[Int(frame) / period] <= bound, "\(perPeriod[Int(frame) / period]) blocks at \(frame)")
+        }
+        #expect(r.state.pool.starvedFrames == 0)
+        // The peer: a seek inside the loop, unforeseen, starts its stream in its own period.
+        let before = r.state.pool.pumpedBlocks
+        _ = run(&r, [Cue(0, .seek(60_000))], frames: period, period: period)
+        let seek = r.state.pool.pumpedBlocks - before
+        #expect(seek >= 6, "a seek at \(speed) % fed \(seek) blocks in its period")
+    }
+
     /// Without stretch voices the speed stays 100 %: the PCM as it is.
     @Test func aRendererWithoutStretchVoicesIgnoresTheSpeed() {
         let pcm = TestPCM(frames: 20_000)
