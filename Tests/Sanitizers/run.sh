@@ -3,9 +3,9 @@
 # a build folder of its own (.build/tsan, .build/asan), so the normal build is untouched.
 #
 #   thread   ThreadSanitizer over the threads that share memory: the engine (its render
-#            thread, the SPSC rings, the position seqlock, the reports) with the appliance,
-#            the daemon (its poll loop, the import worker, signals), the rings and the
-#            position seqlock raced between two threads (README.md here says what each guards).
+#            thread, the SPSC rings, the seqlocks, the reports) with the appliance, the
+#            daemon (its poll loop, the import worker, signals), the rings and the three
+#            seqlocks raced between two threads (README.md here says what each guards).
 #   address  AddressSanitizer (with LeakSanitizer) over the whole host suite, or over the
 #            suites SANITIZER_ADDRESS_FILTER names (CI: the code that handles raw memory,
 #            see .ci/run).
@@ -34,7 +34,7 @@ kinds=("$@")
 #     jack plugin (MarkTests also counts heap calls). Under
 #     ThreadSanitizer libjack's own threads (not instrumented) end "with ignores enabled",
 #     which aborts it; under AddressSanitizer their deadlines (one period) are not met by a
-#     render thread slowed by the instrumentation. The render thread, rings and seqlock are
+#     render thread slowed by the instrumentation. The render thread, rings and seqlocks are
 #     the same under the null and file PCMs of CommandTimingTests, LiveApplianceTests and
 #     ReplayTests, which run under both.
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
@@ -45,10 +45,12 @@ common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTe
 # sees the accesses compiled in the project's modules, not copies made inside the Swift
 # runtime for unspecialized generic code, such as SPSCRing's slots, which SPSCRing
 # announces to it itself; the rings' atomics and the daemon's shared state are seen).
-# SPSCRingThreadTests and PositionSeqlockTests race the engine's rings and its position
-# seqlock between two threads; Tests/Sanitizers/README.md says what each test guards and
-# shows each failing on a ring or seqlock whose ordering was weakened.
-thread_filter='SPSCRingTests|SPSCRingThreadTests|PositionSeqlockTests|CommandTimingTests|LiveApplianceTests|ReplayTests|DaemonLoopTests|DaemonResumeTests'
+# SPSCRingThreadTests, PositionSeqlockTests, PlayHistorySeqlockTests and
+# DeviceClockSeqlockTests race the engine's rings and its three seqlocks between two
+# threads; Tests/Sanitizers/README.md says what each test guards and shows each failing on
+# a ring or seqlock whose ordering was weakened.
+thread_filter='SPSCRingTests|SPSCRingThreadTests|PositionSeqlockTests|PlayHistorySeqlockTests|DeviceClockSeqlockTests'
+thread_filter+='|CommandTimingTests|LiveApplianceTests|ReplayTests|DaemonLoopTests|DaemonResumeTests'
 thread_filter+='|SignalDescriptorTests|SystemdNotifierTests|ControlLineTests|DaemonStartupErrorTests'
 thread_skip=$common_skip
 
