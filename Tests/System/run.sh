@@ -5,6 +5,8 @@
 #                                  (.build/release/segmance) as root
 #   SEGMANCE_BOX_FILTER=REGEX …    only the Swift system tests whose name matches (the shell
 #                                  checks of the stick and the package still run)
+#   SEGMANCE_BOX_KEEP=1 …          keep the run folder (the daemons' logs, the LCD's screens,
+#                                  the capture beside the twin's audio; boxrun --keep)
 # Builds the test bundle (swift build --build-tests), the box (Tests/System/build.sh,
 # cached in ${SEGMANCE_BOX_CACHE:-$HOME/.cache/segmance-box}) and the package
 # (deploy/build-deb.sh: the release binary the daemon's tests run, installed in the VM),
@@ -42,7 +44,7 @@ fi
 
 t0=$SECONDS
 status=0
-"$here/boxrun" --timeout 1500 --log "$log" -- bash "$here/guest/run-all.sh" || status=$?
+"$here/boxrun" --timeout 1500 --log "$log" ${SEGMANCE_BOX_KEEP:+--keep} -- bash "$here/guest/run-all.sh" || status=$?
 boot=$(sed -n 's/^\[ *\([0-9.]*\)\] \[box\] userspace up.*/\1/p' "$log" | head -1)
 echo "system: VM run took $((SECONDS - t0)) s (boot to guest userspace ${boot:-?} s); console log: $log"
 # What the daemon's tests measured and compared, and each group's time.

@@ -13,7 +13,9 @@ extension SystemTests {
         /// Buttons with contact bounce and the encoder through gpio-sim: PLAY counts in (in
         /// big digits) and plays, LOOP twice makes an A–B loop whose passes are counted on
         /// the LCD, NEXT changes part, a detent seeks, PLAY held while the encoder turns
-        /// lowers the volume (a bar on the LCD, the music plays on), PLAY pauses. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
+        /// lowers the volume (a bar on the LCD, the music plays on), PLAY pauses; LOOP held while
+        /// the encoder turns four detents sets the speed (80 % beside the clock), PLAY counts
+        /// in and plays on from there at 80 %, and PLAY pauses again. Watched on the LCD (the smbus trace decoded by the HD44780 model), on
         /// the loopback card and in the daemon's log; at each deciding edge the loopback
         /// card's pointers say where the render thread was. Then the twin plays the same
         /// controls where the edges and the daemon's frames put them, and the LCD's screens
@@ -116,11 +118,56 @@ extension SystemTests {
             let paused = try daemon.expectLine(containing: "control: press play", timeout: 5, after: chord.index + 1)
             #expect(paused.line.text.hasSuffix("(playing)"))
             _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the pause")
+
+            // LOOP held while the encoder turns four detents back, paused: the part's speed
+            // to 80 %, beside the clock. The first speed other than 100 % makes the
+            // stretchers on a worker thread (a second and more under TCG); the twin makes
+            // them at once, so PLAY waits for the daemon's line that they are made (a PLAY
+            // meanwhile would count in on the LCD while its ticks wait behind them).
+            let speedAt = daemon.log.count
+            chatter = max(chatter, try panel.press("loop").longestChatter)
+            for speed in [95, 90, 85, 80] {
+                // A detent at a performer's pace: ones closer than 60 ms count double
+                // (`ControlMap`'s acceleration), which the twin's slow detents do not.
+                if speed < 95 { Box.hold(milliseconds: 100) }
+                control(try panel.turn(clockwise: false))
+                shown = try lcd.expectScreen("paused at \(speed) %", timeout: 10, after: shown.index) {
+                    $0[0] == "‖ 2/3 Verse     " && $0[1].hasSuffix("\(speed)%")
+                }
+            }
+            chatter = max(chatter, try panel.release("loop").longestChatter)
+            let made = try daemon.expectLine(containing: "stretchers made for", timeout: 60, after: speedAt)
+            print("rehearsal: \(made.line.text)")
+
+            // PLAY: part 2 counts in and plays on from where it paused, at 80 %.
+            control(try panel.tap("play"))
+            shown = try lcd.expectScreen("part 2 counting in again", timeout: 10, after: shown.index) { $0 == readyIn(3, "Verse") }
+            shown = try lcd.expectScreen("part 2 playing at 80 %", timeout: 10, after: shown.index) {
+                $0[0] == "▶ 2/3 Verse     " && $0[1].hasSuffix("80%")
+            }
+            /// Two seconds of the part on from the clock `rows` shows.
+            func twoSecondsOn(_ rows: [String]) -> ([String]) -> Bool {
+                let clock = rows[1].prefix(4).split(separator: ":").compactMap { Int($0) }
+                let later = (clock.count == 2 ? clock[0] * 60 + clock[1] : 0) + 2
+                return { $0[1].hasPrefix("\(later / 60):" + (later % 60 < 10 ? "0" : "") + "\(later % 60)/0:20") }
+            }
+            shown = try lcd.expectScreen("two seconds on at 80 %", timeout: 10, after: shown.index, twoSecondsOn(shown.shown.rows))
+
+            // PLAY pauses again. (A speed change while the music plays starts a stream nothing
+            // foretold, its stretcher's start-up work in one period: more than the 512 × 4
+            // buffer leaves under the box's emulation, where it underran. The twin and the
+            // engine compare it on the host: SpeedTests, RewindTests, TwinSpeedTests.)
+            control(try panel.tap("play"))
+            shown = try lcd.expectScreen("part 2 paused at 80 %", timeout: 10, after: shown.index) {
+                $0[0] == "‖ 2/3 Verse     " && $0[1].hasSuffix("80%")
+            }
+            _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the second pause")
             try rig.stop()
 
             // The daemon's log: the controls, in order, and no trouble with the audio.
             #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1",
-                                                   "turn -1 holding play", "press play"],
+                                                   "turn -1 holding play", "press play"]
+                        + Array(repeating: "turn -1 holding loop", count: 4) + ["press play", "press play"],
                     "\(daemon.text)")
             #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
             #expect(capture.problem == nil)
