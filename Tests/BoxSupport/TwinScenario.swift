@@ -331,9 +331,36 @@ public struct TwinScenario: Sendable {
                 loop = nil
                 kind = kinds.start
             case "press play" where playing(record):
+                // The pause, where the daemon saw the music or a device period later when its
+                // render thread began one in between (the pause kind allows one). Where it
+                // applied matters beyond its own ramp when the part is played again: the
+                // music goes on from where it stopped. The next control's position, paused,
+                // says where that was: the position the ramp out ended at.
                 frame = try boundary(record.frame, for: record, index: index)
+                let period = Int64(kinds.devicePeriodFrames), ramp = Int64(kinds.pause.rampFrames)
+                var late: Int64 = 0
+                if index + 1 < records.count, case let next = records[index + 1], next.part == record.part,
+                   next.transport == "paused", let moving = anchor {
+                    guard let found = (0...2).map({ Int64($0) * period }).first(where: {
+                        moving.position(at: frame + $0 + ramp) == next.frame
+                    }) else {
+                        throw fail(record, "paused at \(next.frame), not where a pause here or up to two periods later ends")
+                    }
+                    guard found <= period else {
+                        throw fail(record, "paused \(found) frames after where the daemon saw PLAY: more than a period")
+                    }
+                    late = found
+                }
                 anchor = nil
-                kind = kinds.pause
+                let release = (frame + late) * 1_000_000_000 / rate
+                try after(release - pressNanoseconds, record)
+                lines.append("\(Self.seconds(release - pressNanoseconds))  press play")
+                lines.append("\(Self.seconds(release))  release play")
+                // Held to its edge where the daemon saw it; its command where it applied.
+                controls.append(frame)
+                commands.append(AudioComparison.Command(frame: Int(frame + late), kind: kinds.pause))
+                previous = frame + late
+                continue
             case "press loop" where playing(record) && markA == nil && loop == nil:
                 let recognised = try heardPress(record, index: index)
                 markA = record.frame

@@ -119,11 +119,13 @@ import Testing
     /// The speed set while paused (four detents with LOOP held: 80 %), then PLAY: the count-in,
     /// and the music from where it paused at 80 %; a detent more while it plays (75 %), applied
     /// where the daemon saw it or a device period later, from where the music is at 80 % then;
-    /// then PLAY pauses.
-    @Test(arguments: [0, 512] as [Int64])
-    func theSpeedSetWhilePausedPlaysAtTheNextStartAndChangesAgainWhilePlaying(late: Int64) throws {
+    /// then PLAY pauses. The first pause applied where the daemon saw PLAY, or a period later
+    /// (`pauseLate`): the paused chords' position says which, and the twin pauses there too,
+    /// so the music goes on from the daemon's place.
+    @Test(arguments: [(0, 0), (512, 512)] as [(Int64, Int64)])
+    func theSpeedSetWhilePausedPlaysAtTheNextStartAndChangesAgainWhilePlaying(late: Int64, pauseLate: Int64) throws {
         var records = Self.records()
-        let paused: Int64 = 144_240
+        let paused: Int64 = 144_240 + pauseLate
         for _ in 0..<4 {
             records.append(ControlRecord(action: "turn -1 holding loop", part: 2, frame: paused, transport: "paused"))
         }
@@ -137,11 +139,13 @@ import Testing
         #expect(placement.commands.map(\.kind.name) == ["start", "loop", "part", "seek", "pause", "start", "speed", "pause"])
         // The chords while paused follow the pause a chord's length apart (two presses and a
         // detent: 310 ms, 14,880 frames), each on the twin's period grid.
-        let pause = placement.controlFrames[5]
+        #expect(placement.controlFrames[5] == 722_048)
+        #expect(placement.commandFrames[4] == 722_048 + pauseLate)
+        let pause = 722_048 + pauseLate
         #expect(placement.controlFrames[6...9].map { $0 - pause } == [14_976, 29_952, 44_928, 59_904])
         // The start two seconds after the last chord; its music three seconds later.
         let start = placement.controlFrames[10]
-        #expect(start == 722_048 + 59_904 + 96_000)
+        #expect(start == pause + 59_904 + 96_000)
         let music = start + 144_000
         #expect(placement.controlFrames[11] == music + 10_240)
         #expect(placement.commandFrames[6] == music + 10_240 + late)
@@ -152,6 +156,16 @@ import Testing
         #expect((records[12].frame...records[12].frame + 240).contains(output.finalState.position), "\(output.finalState.position)")
         #expect(output.frames.lines.contains { $0.contains("|‖ 2/3 Verse     |") && $0.contains("80%|") }, "\(output.frames.text)")
         #expect(output.frames.lines.contains { $0.contains("|▶ 2/3 Verse     |") && $0.contains("75%|") }, "\(output.frames.text)")
+    }
+
+    /// A pause that ended elsewhere than a pause where the daemon saw PLAY, or a period
+    /// later, ends: refused, naming where it paused (two periods late is more than the pause
+    /// kind allows; off the grid is no pause of this placement at all).
+    @Test(arguments: [1_024, 100] as [Int64])
+    func aPauseMoreThanAPeriodLateOrOffItsRampIsRefused(late: Int64) {
+        var records = Self.records()
+        records.append(ControlRecord(action: "press play", part: 2, frame: 144_240 + late, transport: "paused"))
+        #expect(throws: TwinScenario.Unplaceable.self) { try TwinScenario(countdownSeconds: 3).place(records) }
     }
 
     @Test func aControlOffTheTwinsPeriodGridOrOutOfItsModelIsRefused() {
