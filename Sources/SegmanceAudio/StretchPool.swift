@@ -294,10 +294,6 @@ public final class StretchStorage: @unchecked Sendable {
     /// As above with up to `engines` stretchers (a test compares one per slot with the pool's).
     static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int) -> StretchStorage? {
         guard count > 0 else { return nil }
-        // The warm-up's noise (below), in pages of its own.
-        let noiseFrames = StretchPool.block * 32
-        guard let noise = ScratchPages.map(Int16.self, count: noiseFrames * 2) else { return nil }
-        defer { ScratchPages.unmap(noise, count: noiseFrames * 2) }
         var made: [TimeStretcher] = []
         for _ in 0..<min(count, max(1, engines)) {
             guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
@@ -319,17 +315,39 @@ public final class StretchStorage: @unchecked Sendable {
         counters.initialize(repeating: 0, count: 2)
         let pool = StretchPool(slots: slots, count: count, engines: engines, engineCount: made.count, scratch: scratch,
                                counters: counters)
-        // Warm-up on a burst of noise, so every path of the stretcher runs, long enough at
-        // each speed (32 blocks) that its buffers have all been through once: with fewer,
-        // the stretcher keeps touching new pages for its first seconds of playing (about
-        // 0.3 MB each, measured), page faults on the render thread.
+        let storage = StretchStorage(stretchers: made, pool: pool)
+        guard storage.warmUp() else { return nil }
+        return storage
+    }
+
+    /// Runs every stretcher from the state it was made in: no slot holds one, then slot i
+    /// runs stretcher i through a burst of noise at 50, 150 and 75 %, and every stream is
+    /// forgotten. At the making, so that every path of the stretcher runs, long enough at
+    /// each speed (32 blocks) that its buffers have all been through once: with fewer, the
+    /// stretcher keeps touching new pages for its first seconds of playing (about 0.3 MB
+    /// each, measured), page faults on the render thread. And again after other work on
+    /// them (`RenderWarmUp`): a reset Rubber Band R3 stretcher's output still depends on
+    /// what it ran before, so a renderer whose stretchers had run the render code's warm-up
+    /// would not play what the twin's fresh ones play. False when its scratch cannot be
+    /// mapped. Not while a renderer uses them.
+    @discardableResult
+    public func warmUp() -> Bool {
+        let noiseFrames = StretchPool.block * 32
+        // The noise, in pages of its own.
+        guard let noise = ScratchPages.map(Int16.self, count: noiseFrames * 2) else { return false }
+        defer { ScratchPages.unmap(noise, count: noiseFrames * 2) }
         var seed: UInt32 = 12_345
         for j in 0..<(noiseFrames * 2) {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
         }
+        for i in 0..<pool.count {
+            pool.slots[i].engine = -1
+            pool.slots[i].valid = false
+        }
+        for e in 0..<pool.engineCount { pool.engines[e].owner = -1 }
         // Slot i starts on stretcher i (each slot's own first, then a free one).
-        for i in 0..<made.count {
+        for i in 0..<pool.engineCount {
             for speed: Int32 in [50, 150, 75] {
                 pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
                            clock: 0)
@@ -337,6 +355,6 @@ public final class StretchStorage: @unchecked Sendable {
             }
         }
         pool.invalidate()
-        return StretchStorage(stretchers: made, pool: pool)
+        return true
     }
 }

@@ -13,7 +13,7 @@ public enum RenderWarmUp {
     /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration` renders. Returns the reports the
     /// timeline produced (which also keeps the work from being optimised away).
     ///
-    /// The speed changes run on `stretchers` (their streams are forgotten afterwards); without,
+    /// The speed changes run on `stretchers` (warmed up again afterwards, as made); without,
     /// they are ignored: stretch voices are made only when the speed first leaves 100 %
     /// (`RealtimeAudioEngine`), and warmed up then, with the render code that uses them.
     @discardableResult
@@ -33,7 +33,9 @@ public enum RenderWarmUp {
 
         var renderer = Renderer(sampleRate: rate, config: configuration.render, deferringStretchers: true)
         if let stretchers { renderer.attach(stretchers.pool) }
-        defer { stretchers?.forgetStreams() }
+        // Back to the state they were made in (their streams forgotten): a stretcher's output
+        // still depends on what it ran before a reset, and the twin's never ran this.
+        defer { stretchers?.warmUp() }
         let r = Int64(rate)
         // Times in tenths of a second: a counted start (audio from 1.0), a seek, a seamless
         // loop wrapping at 1.35, a counted one of two passes wrapping at 1.45, pausing 0.02 s,
