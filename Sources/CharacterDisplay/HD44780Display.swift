@@ -100,10 +100,12 @@ public final class HD44780Display: CharacterDisplay {
         try command(0x0C) // display on, no cursor, no blink
     }
 
-    /// Writes the eight patterns of `set` into CGRAM.
+    /// Writes the eight patterns of `set` (8 rows each) into CGRAM: one address, then every
+    /// row, as the address counter steps from one slot into the next (entry mode: increment).
     private func load(_ set: GlyphSet) throws {
-        for (slot, pattern) in set.patterns.enumerated() {
-            try command(0x40 | (UInt8(slot) << 3)) // CGRAM address of the slot
+        // One instruction and its wait, not one per slot: each wait is a wake of the LCD thread.
+        try command(0x40) // CGRAM address of slot 0
+        for pattern in set.patterns {
             for row in pattern { try data(row) }
         }
     }

@@ -30,7 +30,7 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
 
     /// Starts the drawing thread.
     public func start() throws(DaemonError) {
-        thread = try WorkerThread(self)
+        thread = try WorkerThread(self, name: "segmance-lcd")
     }
 
     /// Hands over the newest frame; returns at once.

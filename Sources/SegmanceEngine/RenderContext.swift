@@ -265,7 +265,7 @@ extension RenderContext {
     /// Render thread: publishes the renderer's history entries written since the last call
     /// (and those a rewind made it write again). No allocation, lock or system call.
     mutating func publishHistory() {
-        let count = renderer.historyCount
+        let count = renderer.historyCountInPlace()
         let synced = min(spanSynced, count)
         guard synced != count || spanCount.load(ordering: .relaxed) != count else { return }
         let capacity = Renderer.historyCapacity
@@ -274,7 +274,7 @@ extension RenderContext {
         atomicMemoryFence(ordering: .releasing)
         var i = max(synced, count &- capacity)
         while i < count {
-            let span = renderer.playedSpan(at: i)
+            let span = renderer.playedSpanInPlace(at: i)
             let w = (i % capacity) &* 4
             spanWord(w).store(span.outputFrame, ordering: .relaxed)
             spanWord(w &+ 1).store(span.sourceFrame, ordering: .relaxed)

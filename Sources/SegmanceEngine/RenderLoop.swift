@@ -43,15 +43,15 @@ enum RenderLoop {
             renderPeriod(c, into: c.pointee.floats, pending: &pending, timing: &timing)
 
             var pushed = false
-            let count = c.pointee.renderer.reportCount
+            let count = c.pointee.renderer.reportCountInPlace()
             var i = 0
             while i < count {
-                let report = c.pointee.renderer.report(at: i)
+                let report = c.pointee.renderer.reportInPlace(at: i)
                 if push(c, .report(report)) && wakes(c, report.report) { pushed = true }
                 i &+= 1
             }
             c.pointee.renderer.removeAllReports()
-            if c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch) { pushed = true }
+            if c.pointee.publishPosition(c.pointee.renderer.positionInPlace(), c.pointee.renderer.epochInPlace()) { pushed = true }
             c.pointee.publishHistory()
 
             if c.pointee.converts {
@@ -62,7 +62,7 @@ enum RenderLoop {
             if stall > 0 { sleep(nanoseconds: stall) }
             guard write(c, frames: period, pushed: &pushed) else { break }
 
-            let clock = c.pointee.renderer.clock
+            let clock = c.pointee.renderer.clockInPlace()
             c.pointee.framesHanded.store(clock, ordering: .releasing)
             var delay: snd_pcm_sframes_t = 0
             if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
@@ -91,7 +91,7 @@ enum RenderLoop {
         var applied: Int64? = nil
         var done = 0
         while done < period {
-            let clock = c.pointee.renderer.clock
+            let clock = c.pointee.renderer.clockInPlace()
             var run = period &- done
             while let queued = c.pointee.commands.peek() {
                 if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
@@ -172,7 +172,7 @@ enum RenderLoop {
                         pushed: inout Bool) -> Bool {
         if code == -EPIPE {
             c.pointee.xruns.wrappingIncrement(ordering: .relaxed)
-            pushed = push(c, .xrun(frame: c.pointee.renderer.clock)) || pushed
+            pushed = push(c, .xrun(frame: c.pointee.renderer.clockInPlace())) || pushed
         }
         let recovered = snd_pcm_recover(c.pointee.pcm, code, 1)
         if recovered < 0 {

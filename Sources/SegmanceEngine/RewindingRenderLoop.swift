@@ -51,7 +51,7 @@ enum RewindingRenderLoop {
                 // period at a time does not move during it).
                 var delay: snd_pcm_sframes_t = 0
                 if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
-                    c.pointee.noteDeviceClock(written: c.pointee.renderer.clock, delay: delay, fresh: true)
+                    c.pointee.noteDeviceClock(written: c.pointee.renderer.clockInPlace(), delay: delay, fresh: true)
                 }
             }
             var pushed = false
@@ -68,8 +68,8 @@ enum RewindingRenderLoop {
             var failed = false
             var staged = 0
             while room >= chunk {
-                let clock = c.pointee.renderer.clock
-                c.pointee.snapshots[slot(c, clock)] = c.pointee.renderer.snapshot()
+                let clock = c.pointee.renderer.clockInPlace()
+                c.pointee.snapshots[slot(c, clock)] = c.pointee.renderer.snapshotInPlace()
                 if let applied = RenderLoop.renderPeriod(c, into: c.pointee.floats + staged &* 2, pending: &pending,
                                                          timing: &timing) {
                     lastApplied = applied
@@ -79,7 +79,7 @@ enum RewindingRenderLoop {
                 room &-= chunk
                 // One write for the whole refill (each write through alsa-lib's plugins has
                 // its cost), but the chunk a command changed goes out at once.
-                let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clock
+                let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clockInPlace()
                 guard changed || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
                 if c.pointee.converts {
                     SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
@@ -92,7 +92,7 @@ enum RewindingRenderLoop {
                 if changed {
                     var delay: snd_pcm_sframes_t = 0
                     if snd_pcm_delay(c.pointee.pcm, &delay) < 0 { delay = 0 }
-                    pushed = RenderLoop.handedOver(c, &timing, through: c.pointee.renderer.clock, delay: delay) || pushed
+                    pushed = RenderLoop.handedOver(c, &timing, through: c.pointee.renderer.clockInPlace(), delay: delay) || pushed
                     pending = false
                 }
             }
@@ -103,7 +103,7 @@ enum RewindingRenderLoop {
                 _ = snd_pcm_start(c.pointee.pcm)
             }
 
-            let clock = c.pointee.renderer.clock
+            let clock = c.pointee.renderer.clockInPlace()
             c.pointee.framesHanded.store(clock, ordering: .releasing)
             var delay: snd_pcm_sframes_t = 0
             if snd_pcm_delay(c.pointee.pcm, &delay) < 0 {
@@ -115,7 +115,7 @@ enum RewindingRenderLoop {
             c.pointee.publishHistory()
 
             // Frames before `settled` are played or inside the guard: never rendered again.
-            let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFrames(before: nil)
+            let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFramesInPlace(before: nil)
             let settled = max(settledFloor, min(clock, clock &- Int64(delay) &+ Int64(guardFrames)))
             settledFloor = settled
             pushed = release(c, before: settled) || pushed
@@ -137,7 +137,7 @@ enum RewindingRenderLoop {
     static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64, settledFloor: Int64) {
         guard let first = c.pointee.commands.peek() else { return }
         let chunk = Int64(c.pointee.periodFrames)
-        let clock = c.pointee.renderer.clock
+        let clock = c.pointee.renderer.clockInPlace()
         // snd_pcm_avail synchronises the hardware pointer first: snd_pcm_rewindable alone
         // answers from the pointer as of the last update, which after a long sleep is far
         // behind, and a rewind that trusts it rewrites frames already played.
@@ -146,7 +146,7 @@ enum RewindingRenderLoop {
         guard rewindable > 0 else { return }
         // The earliest frame that may change: the one playing now plus the guard.
         // A command that starts a stretched stream needs more time for its first chunk.
-        let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFrames(before: first.command.command)
+        let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFramesInPlace(before: first.command.command)
         let earliest = max(clock &- Int64(rewindable) &+ Int64(guardFrames), settledFloor)
         var target = (earliest &+ chunk &- 1) / chunk &* chunk
         if lastApplied != Int64.min { target = max(target, lastApplied / chunk &* chunk &+ chunk) }
@@ -174,10 +174,10 @@ enum RewindingRenderLoop {
     /// Moves the renderer's reports of the chunk just rendered to the held list (pushing
     /// them at once if it is full).
     static func hold(_ c: UnsafeMutablePointer<RenderContext>, pushed: inout Bool) {
-        let count = c.pointee.renderer.reportCount
+        let count = c.pointee.renderer.reportCountInPlace()
         var i = 0
         while i < count {
-            let report = c.pointee.renderer.report(at: i)
+            let report = c.pointee.renderer.reportInPlace(at: i)
             if c.pointee.heldCount < c.pointee.heldCapacity {
                 c.pointee.heldReports[c.pointee.heldCount] = report
                 c.pointee.heldCount &+= 1
@@ -210,7 +210,7 @@ enum RewindingRenderLoop {
     /// (the renderer's own when everything written is settled). True when it reached the
     /// control side's watch (`RenderContext.wakePosition`).
     static func publishPosition(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) -> Bool {
-        let clock = c.pointee.renderer.clock
+        let clock = c.pointee.renderer.clockInPlace()
         let chunk = Int64(c.pointee.periodFrames)
         let boundary = settled / chunk &* chunk
         if boundary < clock, clock &- boundary < Int64(c.pointee.snapshotCount) &* chunk {
@@ -219,7 +219,7 @@ enum RewindingRenderLoop {
                 return c.pointee.publishPosition(snapshot.position, snapshot.epoch)
             }
         }
-        return c.pointee.publishPosition(c.pointee.renderer.position, c.pointee.renderer.epoch)
+        return c.pointee.publishPosition(c.pointee.renderer.positionInPlace(), c.pointee.renderer.epochInPlace())
     }
 
     /// How long until the oldest held report other than a position settles (as the device
