@@ -381,8 +381,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     private func prepareStretchers(for reason: String) {
         if stretchers == nil && !stretchersFailed {
             let started = monotonicNanoseconds()
-            let made = Renderer.makeStretchers(sampleRate: granted.rate, config: configuration.render)
-            if let made { RenderWarmUp.run(configuration, stretchers: made) }
+            let made = RenderWarmUp.makeStretchers(configuration, sampleRate: granted.rate)
             adopt(made, reason: reason, nanoseconds: monotonicNanoseconds() - started)
         }
     }

@@ -13,9 +13,21 @@ public enum RenderWarmUp {
     /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration` renders. Returns the reports the
     /// timeline produced (which also keeps the work from being optimised away).
     ///
-    /// The speed changes run on `stretchers` (warmed up again afterwards, as made); without,
+    /// The speed changes run on `stretchers` (their streams are forgotten afterwards); without,
     /// they are ignored: stretch voices are made only when the speed first leaves 100 %
     /// (`RealtimeAudioEngine`), and warmed up then, with the render code that uses them.
+    /// The stretch voices `configuration` asks for at `sampleRate`, for the render thread to
+    /// keep (`Renderer.makeStretchers`): run through this warm-up, so the render code's speed
+    /// paths and every page they touch are resident, then warmed up again as made
+    /// (`StretchStorage.warmUp`), since a reset Rubber Band R3 stretcher's output still
+    /// depends on what it ran before and the twin's never ran this (`WarmedStretcherTests`).
+    /// Nil when none can be made. Allocates: off the render thread.
+    public static func makeStretchers(_ configuration: EngineConfiguration, sampleRate: Int) -> StretchStorage? {
+        guard let made = Renderer.makeStretchers(sampleRate: sampleRate, config: configuration.render) else { return nil }
+        run(configuration, stretchers: made)
+        return made.warmUp() ? made : nil
+    }
+
     @discardableResult
     public static func run(_ configuration: EngineConfiguration, stretchers: StretchStorage? = nil) -> [AudioReport.Kind] {
         let rate = configuration.rate
@@ -33,9 +45,7 @@ public enum RenderWarmUp {
 
         var renderer = Renderer(sampleRate: rate, config: configuration.render, deferringStretchers: true)
         if let stretchers { renderer.attach(stretchers.pool) }
-        // Back to the state they were made in (their streams forgotten): a stretcher's output
-        // still depends on what it ran before a reset, and the twin's never ran this.
-        defer { stretchers?.warmUp() }
+        defer { stretchers?.forgetStreams() }
         let r = Int64(rate)
         // Times in tenths of a second: a counted start (audio from 1.0), a seek, a seamless
         // loop wrapping at 1.35, a counted one of two passes wrapping at 1.45, pausing 0.02 s,

@@ -6,8 +6,8 @@ import SegmanceAudio
 import Glibc
 #endif
 
-/// Makes a renderer's stretch voices and warms them up (`Renderer.makeStretchers`,
-/// `RenderWarmUp`) on a thread of its own, so the engine's control side — the thread that
+/// Makes a renderer's stretch voices and warms them up (`RenderWarmUp.makeStretchers`) on a
+/// thread of its own, so the engine's control side — the thread that
 /// also reads the buttons and draws the LCD — is not held for the tens of milliseconds it
 /// takes. When done it makes `wakeDescriptor` readable; the control side then takes the
 /// result (`take()`, after `isDone`) and joins the thread.
@@ -54,9 +54,7 @@ final class StretcherMaker: @unchecked Sendable {
 
     private func threadMain() {
         let begin = monotonicNanoseconds()
-        let storage = Renderer.makeStretchers(sampleRate: rate, config: configuration.render)
-        if let storage { RenderWarmUp.run(configuration, stretchers: storage) }
-        made = storage
+        made = RenderWarmUp.makeStretchers(configuration, sampleRate: rate)
         nanoseconds = monotonicNanoseconds() - begin
         done.store(true, ordering: .releasing)
         var one: UInt64 = 1

@@ -296,6 +296,12 @@ public struct TwinScenario: Sendable {
         /// The first nanosecond at which twin frame `frame` is the one sounding (rounded up,
         /// so that the frame heard at an input placed there is `frame` itself).
         func heardInstant(_ frame: Int64) -> Int64 { (frame * 1_000_000_000 + rate - 1) / rate }
+        /// How much later than where the daemon saw it a command applied: the first of none,
+        /// one or two device periods (a period the render thread began in between, or the
+        /// work a command needs first) for which `fits` holds; nil for none.
+        func appliedLate(_ fits: (Int64) -> Bool) -> Int64? {
+            (0...2).map { Int64($0) * Int64(kinds.devicePeriodFrames) }.first(where: fits)
+        }
         let playing = { (record: ControlRecord) in record.transport == "playing" }
         func after(_ instant: Int64, _ record: ControlRecord) throws(Unplaceable) {
             guard instant > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
@@ -341,9 +347,7 @@ public struct TwinScenario: Sendable {
                 var late: Int64 = 0
                 if index + 1 < records.count, case let next = records[index + 1], next.part == record.part,
                    next.transport == "paused", let moving = anchor {
-                    guard let found = (0...2).map({ Int64($0) * period }).first(where: {
-                        moving.position(at: frame + $0 + ramp) == next.frame
-                    }) else {
+                    guard let found = appliedLate({ moving.position(at: frame + $0 + ramp) == next.frame }) else {
                         throw fail(record, "paused at \(next.frame), not where a pause here or up to two periods later ends")
                     }
                     guard found <= period else {
@@ -410,10 +414,9 @@ public struct TwinScenario: Sendable {
                 frame = try boundary(record.frame, for: record, index: index)
                 let speed = min(150, max(50, anchor!.speed + (record.action.hasPrefix("turn +") ? 5 : -5)))
                 speeds[record.part] = speed
-                let period = Int64(kinds.devicePeriodFrames)
                 var late: Int64 = 0
                 if index + 1 < records.count, case let next = records[index + 1], next.part == record.part, playing(next) {
-                    late = (0...2).map { Int64($0) * period }.first { late in
+                    late = appliedLate { late in
                         let moved = Anchor(frame: frame + late, position: anchor!.position(at: frame + late), speed: speed)
                         let at = (moved.firstFrame(sounding: next.seen) + periodFrames - 1) / periodFrames * periodFrames
                         return moved.position(at: at) == next.seen

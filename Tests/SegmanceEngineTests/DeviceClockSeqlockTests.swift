@@ -40,8 +40,7 @@ import Glibc
             words.deallocate()
         }
         let rate = context.pointee.sampleRate
-        // Relaxed on both sides: it paces the writer without ordering anything itself.
-        let progress = Progress()
+        let progress = SeqlockProgress(seen: -1)
         let start = monotonicNanoseconds()
 
         let writer = TestThread {
@@ -110,9 +109,5 @@ import Glibc
         #expect(distinct >= count / (Self.window + 1))
         // Readings about to be written over were read, not only the newest.
         #expect(oldestRead > 0)
-    }
-
-    final class Progress: Sendable {
-        let seen = Atomic<Int>(-1)
     }
 }

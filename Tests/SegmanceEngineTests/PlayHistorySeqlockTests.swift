@@ -49,8 +49,7 @@ import Glibc
             context.deallocate()
             words.deallocate()
         }
-        // Relaxed on both sides: it paces the writer without ordering anything itself.
-        let progress = Progress()
+        let progress = SeqlockProgress(seen: -1)
         let history = context.pointee.renderer.state.history
 
         let writer = TestThread {
@@ -111,9 +110,5 @@ import Glibc
         #expect(distinct >= count / (Self.window + 4))
         // Entries about to be written over were read, not only the newest.
         #expect(oldestRead > 0)
-    }
-
-    final class Progress: Sendable {
-        let seen = Atomic<Int>(-1)
     }
 }

@@ -23,13 +23,7 @@ import Glibc
     /// load (the start of `readPosition`) order them (`Tests/Sanitizers/README.md`).
     @Test func theReaderGetsWholePairsAndWhatWasWrittenBeforeThem() throws {
         let device = try PCMDevice(name: "null")
-        let configuration = EngineConfiguration(device: "null", periodFrames: 128, lockMemory: false)
-        let granted = try device.configure(configuration.pcmRequest)
-        let context = UnsafeMutablePointer<RenderContext>.allocate(capacity: 1)
-        context.initialize(to: RenderContext(
-            renderer: Renderer(sampleRate: granted.rate, config: configuration.render, deferringStretchers: true),
-            pcm: device.handle, configuration: granted, rewind: nil, pcmPollFDs: [], commandFD: -1,
-            commandCapacity: 1, eventCapacity: 1, wakeFD: -1, probe: nil))
+        let context = try allocateNullRenderContext(device)
         let count = 20_000
         let words = UnsafeMutablePointer<Int64>.allocate(capacity: count + 1)
         words.initialize(repeating: 0, count: count + 1)
@@ -38,8 +32,7 @@ import Glibc
             context.deallocate()
             words.deallocate()
         }
-        // Relaxed on both sides: it paces the writer without ordering anything itself.
-        let progress = Progress()
+        let progress = SeqlockProgress(seen: 0)
 
         let writer = TestThread {
             for k in 1...count {
@@ -70,9 +63,5 @@ import Glibc
         #expect(missing == 0, "positions read before what was written ahead of them")
         // The writer was never more than `window` ahead: the reader saw it go by.
         #expect(distinct >= count / (Self.window + 1))
-    }
-
-    final class Progress: Sendable {
-        let seen = Atomic<Int>(0)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// (`RenderWarmUp`) before the render thread gets them; the twin's are only made. A reset
 /// Rubber Band R3 stretcher's output still depends on what it ran before: the box's
 /// rehearsal, at 80 % after a count-in, differed from the twin in 1,180 frames by one LSB
-/// until the warm-up put the stretchers back as made (`StretchStorage.warmUp`).
+/// until `RenderWarmUp.makeStretchers` put them back as made after it (`StretchStorage.warmUp`).
 @Suite struct WarmedStretcherTests {
     /// The box's part 2 (its noise), the speed set to 80 % while stopped, a counted start from
     /// `paused`: six seconds from the daemon's stretchers equal the twin's, sample for sample
@@ -31,8 +31,8 @@ import Testing
             return out.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }
         }
         var twin = Renderer(sampleRate: 48_000, config: configuration.render)
-        let made = try #require(Renderer.makeStretchers(sampleRate: 48_000, config: configuration.render))
-        RenderWarmUp.run(configuration, stretchers: made)
+        // As the daemon makes them (`StretcherMaker`, `prepareStretchers`).
+        let made = try #require(RenderWarmUp.makeStretchers(configuration, sampleRate: 48_000))
         var daemon = Renderer(sampleRate: 48_000, config: configuration.render, deferringStretchers: true)
         daemon.attach(made.pool)
         let a = play(&twin), b = play(&daemon)
