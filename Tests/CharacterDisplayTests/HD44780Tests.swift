@@ -67,6 +67,23 @@ final class RecordingDelay: Delay {
         #expect(delay.waits.filter { $0 == 50 }.count >= 5) // every instruction ≥ 37 µs
     }
 
+    /// A frame is drawn with addresses and data only: the bus's own time covers each
+    /// instruction's 37 µs, so the LCD thread does not sleep (a sleep is a wake of it).
+    @Test func framesAfterTheInitAreDrawnWithoutSleeping() throws {
+        let delay = RecordingDelay()
+        let bus = RecordingI2CBus()
+        let display = HD44780Display(bus: bus, columns: 16, rows: 2, delay: delay)
+        try display.show(Self.frame(["Groove", "0:12/0:32"], columns: 16))
+        let afterInit = delay.waits.count
+        bus.clear()
+        try display.show(Self.frame(["Groove", "0:13/0:32"], columns: 16))
+        var glyphs = Self.frame(["Groove", "0:14/0:32"], columns: 16)
+        glyphs.glyphs = .bigDigits
+        try display.show(glyphs)
+        #expect(!bus.bytes.isEmpty)
+        #expect(delay.waits.count == afterInit)
+    }
+
     @Test func aDisplayThatStopsAnsweringIsReinitialisedWhenItComesBack() throws {
         let bus = RecordingI2CBus()
         let display = HD44780Display(bus: bus, columns: 16, rows: 2, delay: RecordingDelay())
