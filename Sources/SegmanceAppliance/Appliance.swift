@@ -99,6 +99,80 @@ public final class Appliance {
         Screen.render(state, columns: configuration.columns, rows: configuration.rows)
     }
 
+    /// The screen at `instant` (the audio side's clock: CLOCK_MONOTONIC ns on the board):
+    /// while the music plays, drawn at the position heard then (`heardPosition(at:)`), so
+    /// the clock and the beat change on the LCD as they sound, not when the audio side last
+    /// reported (with a deep buffer, a refill a few times a second). Otherwise `frame`.
+    public func frame(at instant: Int64) -> Frame {
+        guard let heard = heardPosition(at: instant) else { return frame }
+        var shown = state
+        shown.position = heard
+        return Screen.render(shown, columns: configuration.columns, rows: configuration.rows)
+    }
+
+    /// The source frame of the part playing that sounded at `instant`, from the audio side's
+    /// clock and play history; nil unless the music plays and that frame is of the part the
+    /// core is on (counting in, paused, or a part not heard yet: the core's position stands).
+    public func heardPosition(at instant: Int64) -> FramePosition? {
+        heardNow(at: instant).map { $0.position }
+    }
+
+    /// How long after the time a change is due to be heard it is looked at: past the audio
+    /// side's clock error (under 1 ms at p99, `segmance-bench marks`).
+    public static let heardMarginNanoseconds: Int64 = 1_000_000
+    /// How soon to look again while a command sent is not heard yet (it is within the
+    /// audio side's guard or a period).
+    public static let commandHeardRecheckNanoseconds: Int64 = 5_000_000
+    /// How soon to look again at a screen whose change is behind the position heard.
+    public static let behindRecheckNanoseconds: Int64 = 20_000_000
+
+    /// When, after `instant`, the screen drawn as heard (`frame(at:)`) next changes with the
+    /// position: the clock's next second, or `shown`'s own next change (a beat, a cue),
+    /// heard at the part's speed. A jump before it that the audio side has already rendered
+    /// (a loop's wrap, a seek, the next part) is found in its play history, and the
+    /// time it is heard returned instead; while a command sent is not yet heard, a few
+    /// milliseconds. Nil where nothing is heard (`heardPosition(at:)`).
+    public func nextHeardChange(after instant: Int64, shown: Frame?) -> Int64? {
+        guard let now = heardNow(at: instant) else { return nil }
+        let rate = max(1, state.sampleRate)
+        let second = (max(0, now.position) / rate + 1) * rate
+        let target = min(shown?.changesAtPosition ?? second, second)
+        let frames = target - now.position
+        let speed = Int64(max(1, state.speedPercent))
+        // A change behind the position heard (none is drawn so) must not spin the loop.
+        var due = frames > 0 ? instant + frames * 1_000_000_000 * 100 / (rate * speed) + Self.heardMarginNanoseconds
+                             : instant + Self.behindRecheckNanoseconds
+        if now.epoch != state.epoch { due = min(due, instant + Self.commandHeardRecheckNanoseconds) }
+        // Monotonic from `now` up to the time: no jump in between.
+        func jumped(at time: Int64) -> Bool {
+            guard let later = audio.heard(at: time) else { return false }
+            return later.part != now.part || later.epoch != now.epoch || later.sourceFrame < now.frame
+        }
+        // The play history ends at what the audio side has rendered: look as far as that.
+        var probe = due
+        if audio.heard(at: probe) == nil {
+            var low = instant, high = due
+            while high - low > Self.heardMarginNanoseconds {
+                let middle = low + (high - low) / 2
+                if audio.heard(at: middle) != nil { low = middle } else { high = middle }
+            }
+            probe = low
+        }
+        guard jumped(at: probe) else { return due }
+        var low = instant, high = probe
+        while high - low > Self.heardMarginNanoseconds {
+            let middle = low + (high - low) / 2
+            if jumped(at: middle) { high = middle } else { low = middle }
+        }
+        return high + Self.heardMarginNanoseconds
+    }
+
+    private func heardNow(at instant: Int64) -> (position: FramePosition, frame: Int64, epoch: UInt32, part: UInt32)? {
+        guard case .playing = state.transport, let heard = audio.heard(at: instant), heard.advancing,
+              heard.part == partsStarted, let part = state.part else { return nil }
+        return (min(max(0, heard.sourceFrame), part.length), heard.sourceFrame, heard.epoch, heard.part)
+    }
+
     /// The earliest time the controls have something pending (long press, double-press window).
     public var nextControlDeadline: Int64? { controls.nextDeadline }
 

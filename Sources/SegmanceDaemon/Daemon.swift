@@ -231,8 +231,9 @@ public final class Daemon {
         // The loop sleeps until something can change: a descriptor (a control, the audio
         // side's reports, a mount, the importer, a signal), a control's pending deadline
         // (debounce, long press), the watchdog, or the time the frame on screen changes by
-        // itself (a marquee step, a notice's end). Playing, the audio side wakes it once a
-        // second for the clock on the LCD; nothing ticks on a grid.
+        // itself (a marquee step, a notice's end). Playing, it sleeps until the clock's next
+        // second or the next beat on the LCD is heard (`positionDeadline`); nothing ticks on
+        // a grid.
         let watchdogInterval = notifier.watchdogInterval.map { $0 / 2 }
         var nextWatchdog = watchdogInterval.map { now + $0 }
         var running = true
@@ -423,32 +424,44 @@ public final class Daemon {
         return "control: \(control) at part \(state.partIndex + 1) frame \(state.position) (\(transport))"
     }
 
-    /// When, playing on from the position last read, the frame on screen changes with the
-    /// position (a cue, a bar step): nil when not playing or nothing on it follows. An audio
-    /// side that can watch its position is asked to wake the loop there instead (nil then,
-    /// unless the position is there already): the position read may be a render wake old
-    /// (with a deep buffer a quarter of it), and looking again until it moves is most of
-    /// the loop's wakes while a part with a beat plays.
+    /// When, playing on, the frame on screen changes with the position: the clock's next
+    /// second, or the frame's own next change (a beat, a cue); nil when not playing.
+    ///
+    /// Where the audio side can say what is heard now (its device clock and play history),
+    /// the loop times this itself (`Appliance.nextHeardChange`), and the frame it draws
+    /// then is drawn at the position heard (`show`): the render thread is not woken for it,
+    /// and refills only as the buffer needs. Otherwise, an audio side that can watch its
+    /// position is asked to wake the loop there (nil then, unless the position is there
+    /// already); else the loop looks again from the position last read, which may be a
+    /// render wake old.
     private func positionDeadline(now: Int64) -> Int64? {
-        let target: Int64?
-        if case .playing = appliance.state.transport { target = lastFrame?.changesAtPosition } else { target = nil }
+        guard case .playing = appliance.state.transport else {
+            audio.watchPosition?(nil)
+            return nil
+        }
+        if let due = appliance.nextHeardChange(after: now, shown: lastFrame) {
+            audio.watchPosition?(nil)
+            return due
+        }
+        let rate = max(1, appliance.state.sampleRate)
+        let second = (max(0, appliance.state.position) / rate + 1) * rate
+        let target = min(lastFrame?.changesAtPosition ?? second, second)
         if let watch = audio.watchPosition {
             // Set again on every pass (one atomic store): a watch a stale position of
             // another part used up is armed again.
             watch(target)
             // Reached between the loop's read and the watch being set: look again soon
             // (not at once: a frame whose change is behind the position must not spin).
-            guard let target, audio.engine.position.frame >= target else { return nil }
+            guard audio.engine.position.frame >= target else { return nil }
             return now + Self.positionRecheckNanoseconds
         }
-        guard let target else { return nil }
         let frames = max(0, target - appliance.state.position)
         let wait = frames * 1_000_000_000 / Int64(max(1, profile.audio.rate))
         return now + max(wait, Self.positionRecheckNanoseconds)
     }
 
     private func show() {
-        let frame = appliance.frame
+        let frame = appliance.frame(at: environment.clock())
         // Kept even when it shows the same cells: its times are the newer ones.
         defer { lastFrame = frame }
         guard frame != lastFrame else { return }

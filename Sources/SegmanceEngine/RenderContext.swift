@@ -60,9 +60,6 @@ struct RenderContext: ~Copyable {
     let heldReports: UnsafeMutablePointer<RenderReport>
     let heldCapacity: Int
     var heldCount = 0
-    /// The second of the part (position / rate) of the last position report that woke the
-    /// control side: positions wake it only when the whole second changes (what the LCD shows).
-    var lastWakeSecond = Int64.min
     /// With rewinds: the PCM's poll descriptors, then `commandFD`'s.
     let pollFDs: UnsafeMutablePointer<pollfd>
     let pcmPollCount: Int

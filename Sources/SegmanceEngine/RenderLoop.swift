@@ -183,15 +183,12 @@ enum RenderLoop {
     }
 
     /// Whether a report just pushed is worth waking the control side for: anything but a
-    /// position, and a position in another whole second than the last one that woke it
-    /// (the LCD shows whole seconds; other positions wait for the next wake, so playing
-    /// wakes the control side about once a second, not ten times).
+    /// position. Positions go with the next wake: the control side times what its screen
+    /// shows from the device's clock (`RealtimeAudioEngine.heard(at:)`), or asks for a
+    /// wake at a position (`wakeWhenPosition`), so playing alone wakes it for nothing.
     @inline(__always)
     static func wakes(_ c: UnsafeMutablePointer<RenderContext>, _ report: AudioReport) -> Bool {
-        guard case .position(let frame) = report.kind else { return true }
-        let second = frame / Int64(c.pointee.renderer.sampleRate)
-        if second == c.pointee.lastWakeSecond { return false }
-        c.pointee.lastWakeSecond = second
+        if case .position = report.kind { return false }
         return true
     }
 

@@ -1,5 +1,6 @@
 import ALSA
 import CALSA
+import MonotonicTime
 import SegmanceAudio
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,11 @@ import Glibc
 /// or retains an object. One ALSA call more than the refill needs: `snd_pcm_delay` as it
 /// wakes for room (a few times a second), for the device's clock (`heard(at:)`).
 enum RewindingRenderLoop {
+    /// The longest sleep with nothing due: a stop and a command bump the command eventfd,
+    /// and the device's room wakes the thread, so this only bounds a device that stopped
+    /// signalling. Longer than a deep buffer's refill interval, so it adds no wakes.
+    static let pollLimitMilliseconds = 1_000
+
     static func run(_ c: UnsafeMutablePointer<RenderContext>) {
         if let probe = c.pointee.probe { probe.begin() }
         let chunk = c.pointee.periodFrames
@@ -42,8 +48,9 @@ enum RewindingRenderLoop {
         var settledFloor = Int64.min
         var timeout = 0
         var roomWake = false
+        var timedOut = false
         while !c.pointee.stopRequested.load(ordering: .relaxed) {
-            guard wait(c, milliseconds: timeout, room: &roomWake) else { break }
+            guard wait(c, milliseconds: timeout, room: &roomWake, timedOut: &timedOut) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
             if roomWake {
                 // The device's clock, read the moment its pointer woke the thread: after the
@@ -56,15 +63,28 @@ enum RewindingRenderLoop {
             }
             var pushed = false
 
-            if c.pointee.commands.peek() != nil { rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor) }
+            let rewound = c.pointee.commands.peek() != nil
+                && rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor)
 
-            // Fill the buffer.
-            var room = snd_pcm_avail_update(c.pointee.pcm)
+            // Fill the buffer, unless this wake only tells the control side of a moment it
+            // shows (a beat, a second, a tick): then the buffer still holds more than the
+            // device's wake threshold, and it is left to the next wake for room rather than
+            // topped up a little (each refill costs a round of device calls, and a deep
+            // buffer is there to be refilled a few times a second).
+            let onlyDue = timedOut && !roomWake && timeout >= 0 && timeout < pollLimitMilliseconds
+                && c.pointee.commands.peek() == nil && snd_pcm_state(c.pointee.pcm) == SND_PCM_STATE_RUNNING
+            var room = onlyDue ? 0 : snd_pcm_avail_update(c.pointee.pcm)
             if room < 0 {
                 guard RenderLoop.recover(c, code: Int32(truncatingIfNeeded: room), call: .wait, pushed: &pushed)
                 else { break }
                 room = 0
             }
+            // After a rewind, the buffer is filled again only as far as `refillAfterRewind`
+            // (a sixth of a second); the next wake for room fills the rest. However deep the
+            // buffer, a command then renders no more at once than a 170 ms buffer did: at
+            // 75 % speed, a command's re-render of a 512 ms buffer in one go, command after
+            // command, fell behind the device.
+            if rewound { room = min(room, snd_pcm_sframes_t(refillAfterRewind(c))) }
             var failed = false
             var staged = 0
             while room >= chunk {
@@ -121,7 +141,7 @@ enum RewindingRenderLoop {
             pushed = release(c, before: settled) || pushed
             pushed = publishPosition(c, settled: settled) || pushed
             if pushed { RenderLoop.wake(c) }
-            timeout = millisecondsUntilNextHeld(c, settled: settled)
+            timeout = millisecondsUntilNextWake(c, settled: settled, clock: clock)
         }
         if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
         RenderLoop.wake(c)
@@ -133,17 +153,25 @@ enum RewindingRenderLoop {
         Int(truncatingIfNeeded: (boundary / Int64(c.pointee.periodFrames)) % Int64(c.pointee.snapshotCount))
     }
 
+    /// Frames rendered in the wake that rewound (`run`): a sixth of a second, in chunks.
+    @inline(__always)
+    static func refillAfterRewind(_ c: UnsafeMutablePointer<RenderContext>) -> Int {
+        let chunk = c.pointee.periodFrames
+        return max(chunk, c.pointee.renderer.sampleRate / 6 / chunk * chunk)
+    }
+
     /// Rewinds the device and the renderer as far as the first waiting command allows.
-    static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64, settledFloor: Int64) {
-        guard let first = c.pointee.commands.peek() else { return }
+    /// True when it rewound.
+    static func rewindForCommands(_ c: UnsafeMutablePointer<RenderContext>, lastApplied: Int64, settledFloor: Int64) -> Bool {
+        guard let first = c.pointee.commands.peek() else { return false }
         let chunk = Int64(c.pointee.periodFrames)
         let clock = c.pointee.renderer.clockInPlace()
         // snd_pcm_avail synchronises the hardware pointer first: snd_pcm_rewindable alone
         // answers from the pointer as of the last update, which after a long sleep is far
         // behind, and a rewind that trusts it rewrites frames already played.
-        guard snd_pcm_avail(c.pointee.pcm) >= 0 else { return }
+        guard snd_pcm_avail(c.pointee.pcm) >= 0 else { return false }
         let rewindable = snd_pcm_rewindable(c.pointee.pcm)
-        guard rewindable > 0 else { return }
+        guard rewindable > 0 else { return false }
         // The earliest frame that may change: the one playing now plus the guard.
         // A command that starts a stretched stream needs more time for its first chunk.
         let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFramesInPlace(before: first.command.command)
@@ -151,9 +179,9 @@ enum RewindingRenderLoop {
         var target = (earliest &+ chunk &- 1) / chunk &* chunk
         if lastApplied != Int64.min { target = max(target, lastApplied / chunk &* chunk &+ chunk) }
         if first.frame != QueuedCommand.nextBoundary { target = max(target, first.frame / chunk &* chunk) }
-        guard target < clock, clock &- target <= Int64(c.pointee.snapshotCount &- 1) &* chunk else { return }
+        guard target < clock, clock &- target <= Int64(c.pointee.snapshotCount &- 1) &* chunk else { return false }
         let index = slot(c, target)
-        guard c.pointee.snapshots[index].clock == target else { return }
+        guard c.pointee.snapshots[index].clock == target else { return false }
         let frames = clock &- target
         let rewound = snd_pcm_rewind(c.pointee.pcm, snd_pcm_uframes_t(frames))
         if Int64(rewound) == frames {
@@ -164,10 +192,12 @@ enum RewindingRenderLoop {
                 c.pointee.heldCount &-= 1
             }
             c.pointee.rewinds.wrappingIncrement(ordering: .relaxed)
+            return true
         } else {
             // Cut short: go back to where the buffer was; the command applies there.
             if rewound > 0 { _ = snd_pcm_forward(c.pointee.pcm, snd_pcm_uframes_t(rewound)) }
             c.pointee.rewindsRefused.wrappingIncrement(ordering: .relaxed)
+            return false
         }
     }
 
@@ -190,7 +220,7 @@ enum RewindingRenderLoop {
     }
 
     /// Pushes the held reports of frames before `settled`. True when one worth waking the
-    /// control side for was pushed (`RenderLoop.wakes`: not a position in the same second).
+    /// control side for was pushed (`RenderLoop.wakes`: not a position).
     static func release(_ c: UnsafeMutablePointer<RenderContext>, before settled: Int64) -> Bool {
         var n = 0
         var notable = false
@@ -222,33 +252,70 @@ enum RewindingRenderLoop {
         return c.pointee.publishPosition(c.pointee.renderer.positionInPlace(), c.pointee.renderer.epochInPlace())
     }
 
-    /// How long until the oldest held report other than a position settles (as the device
-    /// plays on), in milliseconds rounded up; -1 (no limit) when none is held. Positions
-    /// go with the next wake for room (a few times a second): only what the performer
-    /// sees change at an instant (a tick, a start, a loop, an end) sets a wake of its own.
-    static func millisecondsUntilNextHeld(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64) -> Int {
-        var i = 0
-        while i < c.pointee.heldCount, case .position = c.pointee.heldReports[i].report.kind { i &+= 1 }
-        guard i < c.pointee.heldCount else { return -1 }
-        let frames = max(0, c.pointee.heldReports[i].frame &- settled) &+ 1
+    /// How long until the next moment the control side must hear of, as the device plays
+    /// on, in milliseconds rounded up; -1 (no limit) when none is known. Two set a wake of
+    /// their own; positions go with the next wake (for room, a few times a second however
+    /// deep the buffer, or the control side's own):
+    /// - the oldest held report other than a position (a tick, a start, a loop, an end);
+    /// - the chunk boundary whose position first reaches the control side's watch
+    ///   (`RenderContext.wakePosition`), among those rendered, so a watch is met when its
+    ///   frame is played, not at the next refill.
+    static func millisecondsUntilNextWake(_ c: UnsafeMutablePointer<RenderContext>, settled: Int64, clock: Int64) -> Int {
+        var due = Int64.max
         let rate = Int64(c.pointee.renderer.sampleRate)
+        var i = 0
+        while i < c.pointee.heldCount {
+            if case .position = c.pointee.heldReports[i].report.kind {
+                i &+= 1
+                continue
+            }
+            due = c.pointee.heldReports[i].frame
+            break
+        }
+        let watched = c.pointee.wakePosition.load(ordering: .relaxed)
+        if watched != Int64.max {
+            let chunk = Int64(c.pointee.periodFrames)
+            // The boundaries publishPosition can publish from here on: rendered, snapshot kept.
+            var boundary = (settled &+ chunk &- 1) / chunk &* chunk
+            let oldest = clock &- Int64(c.pointee.snapshotCount &- 1) &* chunk
+            if boundary < oldest { boundary = (oldest &+ chunk &- 1) / chunk &* chunk }
+            while boundary < clock && boundary < due {
+                // Read in place: a snapshot is a whole renderer state.
+                let snapshot = c.pointee.snapshots + slot(c, boundary)
+                if snapshot.pointee.clock == boundary && snapshot.pointee.position >= watched {
+                    due = boundary
+                    break
+                }
+                boundary &+= chunk
+            }
+        }
+        guard due != Int64.max else { return -1 }
+        let frames = max(0, due &- settled) &+ 1
         return Int(truncatingIfNeeded: (frames &* 1_000 &+ rate &- 1) / rate)
     }
 
     /// Sleeps until the device has room for the wake threshold, a command is queued (the
-    /// control side bumps the command eventfd after each), or `milliseconds` pass (-1: no
-    /// limit but the 200 ms that lets a stop request be seen). False when the device failed
-    /// for good (reported). `room`: whether the device woke it (its pointer has just moved).
-    static func wait(_ c: UnsafeMutablePointer<RenderContext>, milliseconds: Int, room: inout Bool) -> Bool {
+    /// control side bumps the command eventfd after each, and to stop), or `milliseconds`
+    /// pass (-1: no limit but `pollLimitMilliseconds`). False when the device failed for
+    /// good (reported). `room`: whether the device woke it (its pointer has just moved);
+    /// `timedOut`: whether the time ran out with nothing else.
+    static func wait(_ c: UnsafeMutablePointer<RenderContext>, milliseconds: Int, room: inout Bool,
+                     timedOut: inout Bool) -> Bool {
         room = false
+        timedOut = false
         let fds = c.pointee.pollFDs
         let count = c.pointee.pcmPollCount
-        let limit = milliseconds < 0 ? 200 : min(milliseconds, 200)
+        let limit = milliseconds < 0 ? pollLimitMilliseconds : min(milliseconds, pollLimitMilliseconds)
+        let deadline = monotonicNanoseconds() &+ Int64(limit) &* 1_000_000
+        var remaining = limit
         while true {
             var i = 0
             while i <= count { fds[i].revents = 0; i &+= 1 }
-            let ready = poll(fds, nfds_t(count &+ 1), Int32(limit))
-            if ready <= 0 { return true }
+            let ready = poll(fds, nfds_t(count &+ 1), Int32(remaining))
+            if ready <= 0 {
+                timedOut = ready == 0
+                return true
+            }
             let command = fds[count].revents & Int16(POLLIN) != 0
             if command {
                 var drained: UInt64 = 0
@@ -271,9 +338,14 @@ enum RewindingRenderLoop {
             // A descriptor can be readable with no room (alsa-lib's jack plugin signals room
             // through a socket that only `revents` drains, once the refill has taken the room
             // away): that wake brings nothing, so sleep again rather than run the refill's
-            // round of device calls for it. (The limit starts again: a held report is due
-            // microseconds later at most.)
+            // round of device calls for it, until the same deadline.
             if room || command || events != 0 { return true }
+            let left = deadline &- monotonicNanoseconds()
+            if left <= 0 {
+                timedOut = true
+                return true
+            }
+            remaining = Int((left &+ 999_999) / 1_000_000)
         }
     }
 }

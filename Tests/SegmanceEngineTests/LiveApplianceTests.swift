@@ -4,6 +4,7 @@ import SegmanceCore
 import SegmanceMedia
 import SegmanceAppliance
 import CMallocCounter
+import MonotonicTime
 import Testing
 @testable import SegmanceEngine
 #if canImport(Glibc)
@@ -33,10 +34,16 @@ import Glibc
         }
 
         /// Lets the engine hand `seconds` more audio to ALSA, feeding its reports to the
-        /// core whenever its eventfd wakes us.
+        /// core whenever its eventfd wakes us, and every millisecond: ALSA's null device
+        /// takes audio as fast as it is rendered, seconds of it in the 100 ms
+        /// `Replay.waitForWake` would wait with nothing to wake it (positions do not), and
+        /// the core would start the music after the count-in that much late.
         func play(_ seconds: Double) {
             let target = engine.framesHanded + Int64(seconds * 48_000)
-            Replay.wait(engine, until: { engine.framesHanded >= target }) {
+            let deadline = monotonicNanoseconds() + 120_000_000_000
+            while engine.framesHanded < target && monotonicNanoseconds() < deadline {
+                var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, 1)
                 appliance.pollAudio()
                 log += engine.takeLog()
                 if seen.last != appliance.state.transport { seen.append(appliance.state.transport) }

@@ -1,5 +1,6 @@
 import Foundation
 import SegmanceCore
+import SegmanceScreen
 import SegmanceLibrary
 import SegmanceMedia
 import SegmanceTestSupport
@@ -102,6 +103,83 @@ import Glibc
         // having started at the period boundary after PLAY's release.
         let start = Int64(TwinScenarioTests.boundary(after: 0.060))
         #expect(loop == ABLoop(a: 2 * Int64(Self.rate) - start, b: 4 * Int64(Self.rate) - start))
+    }
+
+    /// The screen as heard: drawn at an instant while the music plays, it shows the position
+    /// the output sounds then (the device's buffer in between), not the one the audio side
+    /// last reported, which is a buffer ahead. The daemon's loop draws it so and sleeps
+    /// until the next second is heard, instead of being woken by the render thread.
+    @Test func theScreenAtAnInstantShowsThePositionHeardThen() throws {
+        let library = try Library(directory: try temp.make("library"))
+        #expect(Importer(library: library).run(try stick()) { _ in }.added == 1)
+        var configuration = Appliance.Configuration()
+        configuration.settings.countdown = 0
+        let appliance = try Appliance(configuration, library: library)
+        let twin = try #require(appliance.audio as? TwinAudio)
+        twin.latencyFrames = 2_400
+        appliance.send(.buttonPressed(.play))
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 128)
+        defer { buffer.deallocate() }
+        // Until the position reported is 1,000 frames into the third second: 1,400 frames
+        // before that sound then.
+        while appliance.state.position < 2 * Int64(Self.rate) + 1_000 {
+            appliance.render(into: buffer, frames: 128)
+        }
+        let instant = (twin.clock - 1) * 1_000_000_000 / Int64(Self.rate) + 1
+        let heard = try #require(appliance.heardPosition(at: instant))
+        #expect(heard == twin.heard(at: instant)?.sourceFrame)
+        #expect((2_400...2_402).contains(appliance.state.position - heard), "\(appliance.state.position - heard)")
+        func clockRow(_ frame: Frame) -> String { String(decoding: frame.row(1), as: UTF8.self) }
+        #expect(clockRow(appliance.frame).contains("0:02/0:30"), "\(clockRow(appliance.frame))")
+        #expect(clockRow(appliance.frame(at: instant)).contains("0:01/0:30"), "\(clockRow(appliance.frame(at: instant)))")
+        // Paused, the core's position stands.
+        appliance.send(.buttonPressed(.play))
+        #expect(appliance.heardPosition(at: instant) == nil)
+    }
+
+    /// When the screen drawn as heard next changes: the next second as it will sound, and a
+    /// loop's wrap already rendered (the audio side ahead by its buffer) when it will sound,
+    /// found in the play history, not at the second the music before it would have reached.
+    @Test func theNextChangeHeardIsTheNextSecondOrAWrapAlreadyRendered() throws {
+        let library = try Library(directory: try temp.make("library"))
+        #expect(Importer(library: library).run(try stick()) { _ in }.added == 1)
+        var configuration = Appliance.Configuration()
+        configuration.settings.countdown = 0
+        let appliance = try Appliance(configuration, library: library)
+        let twin = try #require(appliance.audio as? TwinAudio)
+        twin.latencyFrames = 2_400
+        let rate = Int64(Self.rate)
+        func instant(ofOutput frame: Int64) -> Int64 { frame * 1_000_000_000 / rate + 1 }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 128)
+        defer { buffer.deallocate() }
+        appliance.send(.buttonPressed(.play))
+        while appliance.state.position < rate / 2 { appliance.render(into: buffer, frames: 128) }
+        // Playing on: the next change is the time 0:01 is heard, within the margin.
+        let now = instant(ofOutput: twin.clock - 1)
+        let due = try #require(appliance.nextHeardChange(after: now, shown: appliance.frame(at: now)))
+        while instant(ofOutput: twin.clock - 1) <= due { appliance.render(into: buffer, frames: 128) }
+        #expect(try #require(appliance.heardPosition(at: due)) >= rate)
+        #expect(try #require(appliance.heardPosition(at: due - 2_000_000)) < rate)
+        // An A-B loop of 0.7 s from here (marked where heard), then the wrap rendered, not heard yet.
+        let a = try #require(appliance.heardPosition(at: instant(ofOutput: twin.clock - 1)))
+        appliance.control(.buttonPressed(.loop), at: instant(ofOutput: twin.clock - 1))
+        while appliance.heardPosition(at: instant(ofOutput: twin.clock - 1)) ?? 0 < a + rate * 7 / 10 {
+            appliance.render(into: buffer, frames: 128)
+        }
+        appliance.control(.buttonPressed(.loop), at: instant(ofOutput: twin.clock - 1))
+        var checked = false
+        for _ in 0..<2_000 where !checked {
+            appliance.render(into: buffer, frames: 128)
+            let at = instant(ofOutput: twin.clock - 1)
+            guard let heard = appliance.heardPosition(at: at), heard > appliance.state.position else { continue }
+            // Wrapped in the output already rendered, still before it in what sounds.
+            let due = try #require(appliance.nextHeardChange(after: at, shown: appliance.frame(at: at)))
+            #expect(due - at < 2_400 * 1_000_000_000 / rate + 2_000_000, "within the latency: \(due - at) ns")
+            #expect(try #require(appliance.heardPosition(at: due)) < heard, "wrapped when due")
+            #expect(try #require(appliance.heardPosition(at: due - 2_000_000)) >= heard, "not before")
+            checked = true
+        }
+        #expect(checked, "no wrap rendered ahead of what sounds: loop \(appliance.state.loop), a \(a), at \(appliance.state.position)")
     }
 
     /// The daemon's path: the import runs on a worker thread; the control loop waits on the
