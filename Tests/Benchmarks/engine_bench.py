@@ -20,11 +20,15 @@ STRETCH_LATENCY_MS = float(os.environ.get("STRETCH_LATENCY_MS", "27"))          
 WINDOW = float(os.environ.get("WINDOW", "60"))   # seconds of audio in the CPU window
 EVENTS = int(os.environ.get("EVENTS", "1000"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))      # alternating segmance/aplay windows; medians are compared
-# The daemon as this device is best driven: deep-buffer scheduling (a 170 ms buffer kept full,
-# rewound for each command to 128 frames past the play head, as jackd reads 128 at a time), and
-# FLOAT_LE, the jack plugin's own format (S16 would be converted twice). "segmance 128x3" is
-# period-by-period scheduling at 128 frames x 3 in S16_LE.
-DEEP = ["--period", "1024", "--periods", "8", "--rewind-guard", "128", "--format", "FLOAT_LE"]
+# The daemon as this device is best driven: deep-buffer scheduling (a 341 ms buffer kept full,
+# refilled when three quarters have played, about 4 times a second, and rewound for each
+# command to 128 frames past the play head, as jackd reads 128 at a time), and FLOAT_LE, the
+# jack plugin's own format (S16 would be converted twice). The buffer's depth delays neither a
+# command (the rewind) nor the LCD (the loop times it from the device's clock); it sets how
+# often the render thread wakes (aplay keeps 501 ms and wakes 8 times a second). 512 ms
+# (x 24) underran once as the stretchers first started at 75 % in every run (README, "Budgets").
+# "segmance 128x3" is period-by-period scheduling at 128 frames x 3 in S16_LE.
+DEEP = ["--period", "1024", "--periods", "16", "--rewind-guard", "128", "--format", "FLOAT_LE"]
 PERIODIC = ["--period", "128", "--periods", "3"]
 # The board in a box's buffer (Tests/System: snd-aloop under TCG needs 512 x 4), for its edge-to-sound figures.
 BOX = ["--period", "512", "--periods", "4"]
