@@ -8,7 +8,6 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
-#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 

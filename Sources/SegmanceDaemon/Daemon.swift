@@ -8,7 +8,7 @@ import SegmanceScreen
 import SegmanceAppliance
 import SegmanceAudio
 
-/// The appliance on a board: one control loop that owns the state, waits in one epoll set on
+/// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,
 /// sticks mounted under the media root, the import's progress, signals, timers), runs the
 /// reducer on each event in order and carries out its effects. The audio renders on its
@@ -118,11 +118,9 @@ public final class Daemon {
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
-    /// What the loop waits on, made by `updatePollSet`, what each entry belongs to, and
-    /// what each is ready for after a wait.
-    private var pollSet: DescriptorWait?
+    /// What the loop polls, built by `updatePollSet`, and what each entry belongs to.
+    private var pollSet: [pollfd] = []
     private var pollSources: [Source] = []
-    private var pollReady: [Int16] = []
     /// The importer's descriptors and the inputs' version `pollSet` was built for.
     private var pollImporter: [Int32] = []
     private var pollInputsVersion = -1
@@ -252,26 +250,26 @@ public final class Daemon {
             var deadline = earlier(screenChange, positionDeadline(now: now))
             deadline = earlier(deadline, earlier(inputs.nextDeadline, nextWatchdog))
             deadline = earlier(deadline, earlier(audioPoll, settleCheck))
-            let waiting = try updatePollSet()
+            updatePollSet()
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
             environment.willPoll?(timeout ?? -1)
-            let ready = waiting.wait(timeout: timeout ?? -1, revents: &pollReady)
-            if ready < 0 && errno != EINTR { throw DaemonError.system("epoll_wait", "\(pollReady.count) descriptors", errno) }
+            let ready = poll(&pollSet, nfds_t(pollSet.count), timeout ?? -1)
+            if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(pollSet.count) descriptors", errno) }
             now = environment.clock()
             // Handling a source may change the set (an import ends, a device goes): what
-            // this wait returned is read from a copy.
-            let set = pollReady, sources = pollSources
+            // this poll returned is read from a copy.
+            let set = pollSet, sources = pollSources
             // The audio side's wake is drained before what it reported is read, not after: a
             // wake that comes meanwhile (a report, the speed's stretchers made) is then not lost.
-            for (i, revents) in set.enumerated() where revents != 0 {
-                if case .audio = sources[i], let fd = audio.wakeDescriptor { WakeDescriptor.drain(fd) }
+            for (i, entry) in set.enumerated() where entry.revents != 0 {
+                if case .audio = sources[i] { WakeDescriptor.drain(entry.fd) }
             }
             // The time first, so a notice that what follows shows lasts its full time; then
             // what the audio side reported, so a control acts at the position just played.
             appliance.send(.clock(now - clockOrigin))
             appliance.pollAudio()
 
-            for (i, revents) in set.enumerated() where revents != 0 {
+            for (i, entry) in set.enumerated() where entry.revents != 0 {
                 switch sources[i] {
                 case .signal:
                     for s in signals.take() {
@@ -331,12 +329,12 @@ public final class Daemon {
         case input(BoardInputs.Source)
     }
 
-    /// Makes `pollSet` and `pollSources` again when the descriptors changed (an import
-    /// started or ended, a device came or went); most passes keep them as they are.
-    private func updatePollSet() throws -> DescriptorWait {
+    /// Rebuilds `pollSet` and `pollSources` when the descriptors changed (an import started
+    /// or ended, a device came or went); most passes keep them as they are.
+    private func updatePollSet() {
         let importing = importer.descriptors
-        if let pollSet, importing == pollImporter, inputs.descriptorsVersion == pollInputsVersion {
-            return pollSet
+        guard importing != pollImporter || inputs.descriptorsVersion != pollInputsVersion else {
+            return
         }
         pollImporter = importing
         pollInputsVersion = inputs.descriptorsVersion
@@ -350,14 +348,8 @@ public final class Daemon {
         if let fd = refusals?.fileDescriptor { list.append((fd, readable, .refusals)) }
         if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
         list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
-        // The old set is closed first, so that no registration of a descriptor closed
-        // meanwhile (its number perhaps reused) is ever read.
-        pollSet = nil
-        let made = try DescriptorWait(list.map { ($0.fd, $0.events) })
-        pollSet = made
+        pollSet = list.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
         pollSources = list.map(\.source)
-        pollReady = [Int16](repeating: 0, count: list.count)
-        return made
     }
 
     /// The earlier of two optional times.
