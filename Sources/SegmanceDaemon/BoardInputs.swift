@@ -31,7 +31,9 @@ public final class BoardInputs {
     private var inputs: DriverInputs
     private let gpio: GPIOEdgeSource<Int>?
     private let watcher: InputDeviceWatcher?
-    private var devices: [String: EvdevDevice] = [:]
+    private var devices: [String: EvdevDevice] = [:] {
+        didSet { devicesChanged() }
+    }
     private let keyMaps: [String: KeyMap]
     private let log: Log
 
@@ -73,6 +75,7 @@ public final class BoardInputs {
         watcher = maps.isEmpty ? nil
             : try InputDeviceWatcher(names: profile.inputs.map(\.name), directory: paths.inputDevices,
                                      nameReader: paths.nameReader)
+        devicesChanged()
     }
 
     /// The devices already present, as events (none yet: presses come later). Call once.
@@ -81,13 +84,20 @@ public final class BoardInputs {
         return apply(watcher.scan(), now: now)
     }
 
-    /// What to poll now; the set changes as devices come and go.
-    public var descriptors: [(fd: Int32, source: Source)] {
+    /// What to poll now; the set changes as devices come and go (and `descriptorsVersion`
+    /// with it).
+    public private(set) var descriptors: [(fd: Int32, source: Source)] = []
+    /// Counts the changes of `descriptors`: the loop rebuilds what it polls only when this
+    /// moved, not on every pass.
+    public private(set) var descriptorsVersion = 0
+
+    private func devicesChanged() {
         var list: [(Int32, Source)] = []
         if let gpio { list += gpio.fileDescriptors.map { ($0, .gpio) } }
         if let watcher { list.append((watcher.fileDescriptor, .deviceWatcher)) }
         list += devices.sorted { $0.key < $1.key }.map { ($0.value.fileDescriptor, .device($0.key)) }
-        return list
+        descriptors = list
+        descriptorsVersion &+= 1
     }
 
     /// The earliest time the controls have something pending (a long press, a double-press

@@ -118,6 +118,12 @@ public final class Daemon {
     private let signals: SignalDescriptor
     private let stopRequest: WakeDescriptor
     private let notifier: SystemdNotifier
+    /// What the loop polls, built by `updatePollSet`, and what each entry belongs to.
+    private var pollSet: [pollfd] = []
+    private var pollSources: [Source] = []
+    /// The importer's descriptors and the inputs' version `pollSet` was built for.
+    private var pollImporter: [Int32] = []
+    private var pollInputsVersion = -1
     /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
     private var lastFrame: Frame?
     /// An import ended since its code was last given back (`giveBackImportCode`).
@@ -242,19 +248,22 @@ public final class Daemon {
             let audioPoll = audio.wakeDescriptor == nil ? now + Self.audioPollNanoseconds : nil
             // Until start's code is given back, the loop looks whether the render thread has settled.
             let settleCheck = startCodeDue.map { min($0, now + Self.settleCheckNanoseconds) }
-            let deadline = [screenChange, positionDeadline(now: now), inputs.nextDeadline, nextWatchdog, audioPoll, settleCheck]
-                .compactMap { $0 }.min()
-            let sources = pollSources()
-            var set = sources.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var deadline = earlier(screenChange, positionDeadline(now: now))
+            deadline = earlier(deadline, earlier(inputs.nextDeadline, nextWatchdog))
+            deadline = earlier(deadline, earlier(audioPoll, settleCheck))
+            updatePollSet()
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
             environment.willPoll?(timeout ?? -1)
-            let ready = poll(&set, nfds_t(set.count), timeout ?? -1)
-            if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(set.count) descriptors", errno) }
+            let ready = poll(&pollSet, nfds_t(pollSet.count), timeout ?? -1)
+            if ready < 0 && errno != EINTR { throw DaemonError.system("poll", "\(pollSet.count) descriptors", errno) }
             now = environment.clock()
+            // Handling a source may change the set (an import ends, a device goes): what
+            // this poll returned is read from a copy.
+            let set = pollSet, sources = pollSources
             // The audio side's wake is drained before what it reported is read, not after: a
             // wake that comes meanwhile (a report, the speed's stretchers made) is then not lost.
             for (i, entry) in set.enumerated() where entry.revents != 0 {
-                if case .audio = sources[i].source { WakeDescriptor.drain(entry.fd) }
+                if case .audio = sources[i] { WakeDescriptor.drain(entry.fd) }
             }
             // The time first, so a notice that what follows shows lasts its full time; then
             // what the audio side reported, so a control acts at the position just played.
@@ -262,7 +271,7 @@ public final class Daemon {
             appliance.pollAudio()
 
             for (i, entry) in set.enumerated() where entry.revents != 0 {
-                switch sources[i].source {
+                switch sources[i] {
                 case .signal:
                     for s in signals.take() {
                         log("signal \(s == SIGTERM ? "SIGTERM" : s == SIGINT ? "SIGINT" : String(s)): stopping")
@@ -321,18 +330,34 @@ public final class Daemon {
         case input(BoardInputs.Source)
     }
 
-    private func pollSources() -> [(fd: Int32, events: Int16, source: Source)] {
+    /// Rebuilds `pollSet` and `pollSources` when the descriptors changed (an import started
+    /// or ended, a device came or went); most passes keep them as they are.
+    private func updatePollSet() {
+        let importing = importer.descriptors
+        guard importing != pollImporter || inputs.descriptorsVersion != pollInputsVersion else {
+            return
+        }
+        pollImporter = importing
+        pollInputsVersion = inputs.descriptorsVersion
         let readable = Int16(POLLIN)
-        var list: [(Int32, Int16, Source)] = [
+        var list: [(fd: Int32, events: Int16, source: Source)] = [
             (signals.fileDescriptor, readable, .signal), (stopRequest.fileDescriptor, readable, .stop),
             // mountinfo signals a change of the mount table with POLLPRI, not POLLIN.
             (mounts.fileDescriptor, MountWatcher.pollEvents, .mounts),
         ]
-        list += importer.descriptors.map { ($0, readable, .importer) }
+        list += importing.map { ($0, readable, .importer) }
         if let fd = refusals?.fileDescriptor { list.append((fd, readable, .refusals)) }
         if let fd = audio.wakeDescriptor { list.append((fd, readable, .audio)) }
         list += inputs.descriptors.map { ($0.fd, readable, .input($0.source)) }
-        return list
+        pollSet = list.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        pollSources = list.map(\.source)
+    }
+
+    /// The earlier of two optional times.
+    private func earlier(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// `instants`: when each event acted (the edge's kernel timestamp), if known for all.

@@ -209,11 +209,14 @@ public final class Library: Sendable {
         }
     }
 
-    func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` in a write transaction; a failure says which `action` failed. `action` is
+    /// made only then: the daemon saves while playing, and describing a `Persist` by
+    /// reflection took most of a save's time on the control loop.
+    func write<T>(_ action: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(body)
         } catch {
-            throw LibraryError(directory: directory, action: action, error: error)
+            throw LibraryError(directory: directory, action: action(), error: error)
         }
     }
 

@@ -23,6 +23,9 @@ public final class MappedPCM: @unchecked Sendable {
 
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
+    /// Frames in one page of memory.
+    var framesPerPage: Int64 { Int64(Self.pageSize) / MediaStore.bytesPerFrame }
+
     /// Maps `path`, which must hold exactly `frames` stereo 16-bit frames.
     public init(path: String, hash: String, frames: Int64) throws(SystemError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

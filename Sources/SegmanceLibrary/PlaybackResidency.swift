@@ -50,6 +50,9 @@ public final class PlaybackResidency {
     /// until released, so a step only locks what enters the window (an `mlock` of a range
     /// already locked walks every page of it again, under the address space's write lock).
     private var locked: [ObjectIdentifier: [Range<Int64>]] = [:]
+    /// Per mapping, the ranges the last `apply` kept (locked or only touched): what a step
+    /// of the window may have to give back.
+    private var kept: [ObjectIdentifier: [Range<Int64>]] = [:]
 
     public init(window: Window) {
         self.window = window
@@ -105,7 +108,7 @@ public final class PlaybackResidency {
     public func advance(to position: Int64) {
         self.position = position
         guard position / window.step != lastStep else { return }
-        apply()
+        apply(releasingAll: false)
     }
 
     /// The part-relative ranges of the current part to keep resident. Before a loop's end
@@ -150,7 +153,14 @@ public final class PlaybackResidency {
         return gaps
     }
 
-    private func apply() {
+    /// Keeps what the current and the next part need and gives back the rest: on a step of
+    /// the window (`releasingAll` false) only what the last `apply` kept and no longer is,
+    /// once a second with the head; on a load, a jump, a loop or a next part (true) the whole
+    /// of each mapping but what is kept, so that pages read outside the window (the render
+    /// side ahead of a seek, a part played before) are cleaned up then. The whole complement
+    /// on every step was two syscalls walking most of the file (13.6 MB of a 3-minute part)
+    /// every second, for pages that were given back already.
+    private func apply(releasingAll: Bool = true) {
         lastStep = position / window.step
         // Two parts may be cuts of one file: collect what to keep per mapping.
         var plan: [(media: MappedPCM, keep: [Range<Int64>])] = []
@@ -170,8 +180,12 @@ public final class PlaybackResidency {
         }
         for (media, ranges) in plan {
             let keep = Self.merge(ranges)
-            for gap in Self.complement(keep, total: media.frames) { media.release(gap) }
             let id = ObjectIdentifier(media)
+            let before = releasingAll ? nil : kept[id]
+            for gap in Self.released(before: before, keep: keep, total: media.frames, margin: media.framesPerPage) {
+                media.release(gap)
+            }
+            kept[id] = keep
             var allLocked = true
             for range in Self.subtract(locked[id] ?? [], from: keep) where !media.prefault(range) { allLocked = false }
             // Where locking is refused the pages are only touched: touched again each step.
@@ -182,6 +196,20 @@ public final class PlaybackResidency {
     private func releaseAll(_ media: MappedPCM) {
         media.release(0..<media.frames)
         locked[ObjectIdentifier(media)] = nil
+        kept[ObjectIdentifier(media)] = nil
+    }
+
+    /// What to give back when sorted, merged `keep` is kept of a mapping of `total` frames:
+    /// with `before` (what the last `apply` kept) nil, everything else; otherwise only what
+    /// left, with `margin` frames (a page's) more at each side outside `keep`: a page that
+    /// straddled an edge of `before` was kept then and may be wholly outside now (a release
+    /// drops only whole pages).
+    public static func released(before: [Range<Int64>]?, keep: [Range<Int64>], total: Int64,
+                                margin: Int64) -> [Range<Int64>] {
+        guard let before else { return complement(keep, total: total) }
+        let left = subtract(keep, from: before)
+        let widened = left.map { max(0, $0.lowerBound - margin)..<min(total, $0.upperBound + margin) }
+        return subtract(keep, from: merge(widened))
     }
 
     /// The parts of sorted, merged `ranges` that sorted, merged `held` does not cover: what

@@ -62,6 +62,13 @@ public struct Frame: Equatable, Sendable {
     /// Writes `text` into `width` cells from (row, column), scrolling it when it is too
     /// long (`Marquee`), and notes when it next moves.
     public mutating func scroll(_ text: [UInt8], width: Int, row: Int, column: Int = 0, now: Int64) {
+        guard text.count > width else {
+            // What `Marquee.window` shows for a text that fits (the text, then blanks),
+            // written in place: the loop renders the frame on every wake.
+            put(text, row: row, column: column)
+            fill(0x20, row: row, columns: (column + text.count)..<(column + max(width, text.count)))
+            return
+        }
         put(Marquee.window(text, width: width, now: now), row: row, column: column)
         if let step = Marquee.nextStep(count: text.count, width: width, now: now) { expire(at: step) }
     }
@@ -74,6 +81,36 @@ public struct Frame: Equatable, Sendable {
         for (i, b) in bytes.enumerated() where column + i < columns && column + i >= 0 {
             cells[row * columns + column + i] = b
         }
+    }
+
+    /// Writes `text` as display bytes (`LCDText`) from (row, column), clipped to the row;
+    /// returns how many cells it takes.
+    @discardableResult
+    public mutating func put(_ text: String, row: Int, column: Int = 0) -> Int {
+        guard LCDText.isPlain(text) else {
+            let bytes = LCDText.bytes(text)
+            put(bytes, row: row, column: column)
+            return bytes.count
+        }
+        // Plain text is written from its UTF-8 as it is, without an array of its bytes.
+        var c = column
+        for byte in text.utf8 {
+            put(byte, row: row, column: c)
+            c += 1
+        }
+        return c - column
+    }
+
+    /// Writes `byte` at (row, column) when that is on the frame.
+    public mutating func put(_ byte: UInt8, row: Int, column: Int = 0) {
+        guard row >= 0, row < rows, column >= 0, column < columns else { return }
+        cells[row * columns + column] = byte
+    }
+
+    /// Writes `byte` into the cells `columns` of `row`, clipped to the row.
+    mutating func fill(_ byte: UInt8, row: Int, columns range: Range<Int>) {
+        guard row >= 0, row < rows else { return }
+        for c in range.clamped(to: 0..<columns) { cells[row * columns + c] = byte }
     }
 
     /// Each row as text, glyphs shown by their Unicode stand-ins.

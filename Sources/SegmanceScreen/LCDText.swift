@@ -3,6 +3,9 @@
 public enum LCDText {
     /// `text` as display bytes; anything that cannot be folded becomes "?".
     public static func bytes(_ text: String) -> [UInt8] {
+        // Most text is printable ASCII already (the clock, the place in the eights, most
+        // titles): one copy, where folding scalar by scalar grew the array byte by byte.
+        if isPlain(text) { return Array(text.utf8) }
         var out: [UInt8] = []
         for scalar in text.unicodeScalars {
             let v = scalar.value
@@ -17,6 +20,16 @@ public enum LCDText {
             }
         }
         return out
+    }
+
+    /// How many cells `text` takes: `bytes(text).count`, without making them for plain text.
+    public static func width(_ text: String) -> Int {
+        isPlain(text) ? text.utf8.count : bytes(text).count
+    }
+
+    /// Whether `text` is printable ASCII only: its UTF-8 is its display bytes.
+    public static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static let fold: [Unicode.Scalar: String] = {

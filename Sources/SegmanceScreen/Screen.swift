@@ -52,11 +52,11 @@ public enum Screen {
         }
         // "▶ 2/3 Groove" with the loop markers at the right end.
         let markers = loopMarkers(state.loop)
-        let head = [transportGlyph(state.transport).rawValue, 0x20]
-            + LCDText.bytes("\(state.partIndex + 1)/\(routine.parts.count) ")
-        f.put(head, row: top)
-        let titleWidth = f.columns - head.count - (markers.isEmpty ? 0 : markers.count + 1)
-        f.scroll(LCDText.bytes(part.title), width: titleWidth, row: top, column: head.count, now: now)
+        f.put(transportGlyph(state.transport).rawValue, row: top)
+        f.put(0x20, row: top, column: 1)
+        let head = 2 + f.put("\(state.partIndex + 1)/\(routine.parts.count) ", row: top, column: 2)
+        let titleWidth = f.columns - head - (markers.isEmpty ? 0 : markers.count + 1)
+        f.scroll(LCDText.bytes(part.title), width: titleWidth, row: top, column: head, now: now)
         f.put(markers, row: top, column: f.columns - markers.count)
         // "0:12/0:32" and, on 20 columns, a progress bar; on a part with a beat, where in
         // the eights the music is ("E3.5": eight 3, beat 5) in place of the length on 16×2.
@@ -83,11 +83,11 @@ public enum Screen {
             // The clock (with the place in the eights on a part with a beat), then the speed
             // and the pass counter at the right. When they don't all fit, the clock goes first
             // (the place in the eights says where the music is), then the speed.
-            let right = (speed.isEmpty ? [] : speed + (counter.isEmpty ? [] : [0x20])) + counter
-            let candidates: [String] = place.map { ["\(position) \($0)", $0] } ?? ["\(position)/\(length)", position]
-            let fits = candidates.first { LCDText.bytes($0).count + (right.isEmpty ? 0 : right.count + 1) <= f.columns }
-            let time = LCDText.bytes(fits ?? candidates[0])
-            f.put(time, row: 1)
+            let right = speed.isEmpty ? counter : counter.isEmpty ? speed : speed + [0x20] + counter
+            let full = place.map { "\(position) \($0)" } ?? "\(position)/\(length)", short = place ?? position
+            let room = f.columns - (right.isEmpty ? 0 : right.count + 1)
+            let fits = LCDText.width(full) <= room ? full : LCDText.width(short) <= room ? short : nil
+            f.put(fits ?? full, row: 1)
             if fits != nil {
                 f.put(right, row: 1, column: f.columns - right.count)
             } else {
@@ -116,7 +116,10 @@ public enum Screen {
     static func passCounter(_ state: PlayerState, loop: UInt8) -> [UInt8] {
         guard state.loopIsOn else { return [] }
         let passes = state.settings.loopPasses
-        return [loop] + LCDText.bytes(passes > 0 ? "\(state.loopPass)/\(passes)" : "x\(state.loopPass)")
+        var counter = [loop]
+        // Digits, "x" and "/": display bytes as they are.
+        counter += (passes > 0 ? "\(state.loopPass)/\(passes)" : "x\(state.loopPass)").utf8
+        return counter
     }
 
     /// The volume gesture: "Volume 80%" and a bar.

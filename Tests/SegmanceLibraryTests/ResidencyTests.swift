@@ -51,6 +51,54 @@ import Testing
         #expect(PlaybackResidency.subtract(held, from: keep) == expected)
     }
 
+    /// What a change of the kept ranges gives back: everything but them on a load, a jump or
+    /// a loop (no `before`); on a step of the window only what left it, with a page's margin
+    /// outside what stays kept (a page that straddled the old edge is wholly outside now).
+    @Test(arguments: [
+        (nil, [100..<200], [0..<100, 200..<1000]),
+        ([100..<200], [150..<250], [90..<150]),
+        ([100..<200], [100..<200], []),
+        ([150..<250], [100..<200], [200..<260]),
+        ([0..<20, 100..<200], [0..<20, 150..<250], [90..<150]),
+        ([0..<20, 100..<200], [100..<200], [0..<30]),
+        ([950..<1000], [990..<1000], [940..<990]),
+    ] as [([Range<Int64>]?, [Range<Int64>], [Range<Int64>])])
+    func aStepGivesBackOnlyWhatLeftTheWindow(before: [Range<Int64>]?, keep: [Range<Int64>],
+                                             expected: [Range<Int64>]) {
+        #expect(PlaybackResidency.released(before: before, keep: keep, total: 1000, margin: 10) == expected)
+    }
+
+    /// Pages read outside the window stay until the next load, jump or loop, which gives back
+    /// everything not kept; the steps between give back only what left the window, so that
+    /// a step costs syscalls over a second of audio, not over the whole file. Forty steps
+    /// leave the resident size as it was: the window's pages straddling its old edge go too.
+    @Test func stepsGiveBackWhatLeftAndAJumpCleansUp() throws {
+        let store = try MediaStore(directory: try temp.make("residency") + "/media")
+        let s = Int64(Self.rate)
+        let writer = try store.makeWriter()
+        let chunk = TestFiles.noise16(frames: Self.rate, seed: 7)
+        for _ in 0..<60 { try chunk.withUnsafeBufferPointer { try writer.write($0) } }
+        let hash = String(repeating: "c", count: 64)
+        _ = try writer.commit(as: hash)
+        let mapped = try store.map(hash, frames: 60 * s)
+        let residency = PlaybackResidency(window: window)
+        residency.load(.init(media: mapped, start: 0, length: 60 * s), at: 10 * s)
+        let held = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        // 9 s around the head: 1688 KB.
+        #expect(held >= 1680 && held <= 1700, "\(held) KB")
+        // 2 s read at 2-4 s, away from the window: 375 KB, more with the kernel's fault-around.
+        var sum: Int64 = 0
+        for sample in stride(from: Int(2 * s) * 2, to: Int(4 * s) * 2, by: 2048) { sum &+= Int64(mapped.base[sample]) }
+        let stray = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base))) - held
+        #expect(stray >= 370 && stray <= 500, "\(stray) KB read (sum \(sum))")
+        for second in 11...50 { residency.advance(to: Int64(second) * s) }
+        let stepped = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        #expect(abs(stepped - (held + stray)) <= 16, "\(stepped) KB after 40 steps, \(held + stray) KB before")
+        residency.jump(to: 50 * s)
+        let jumped = try #require(Smaps.residentKB(of: UnsafeRawPointer(mapped.base)))
+        #expect(abs(jumped - held) <= 16, "\(jumped) KB after the jump")
+    }
+
     /// Plays a 3-minute part (34 MB of PCM) through, reading every frame as the render side
     /// would. Without the residency manager the whole file ends up resident; with it, a
     /// window of seconds — also when the mapping is locked on fault, as the daemon's engine
