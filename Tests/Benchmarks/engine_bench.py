@@ -328,13 +328,11 @@ BUDGETS = [
                           f"(medians); the test device's jack threads: segmance {r['segmance_device']:.3f}, aplay "
                           f"{r['aplay_device']:.3f}; whole processes: segmance / aplay {r['cpu_ratio_whole']:.2f} "
                           f"(segmance {r['segmance_cpu']:.3f}, aplay {r['aplay_cpu']:.3f}, MPD {r['mpd_cpu']:.3f})",
-           # Known miss (README "Budgets"): the render thread alone costs what aplay's one
-           # thread does (the same device calls, as often: ~8 wakes a second at a 3/4-buffer
-           # avail_min); the control loop (~2.3 wakes a second: the LCD's clock, the countdown,
-           # the resume point saved every 30 s) and the LCD thread come on top: 1.5-1.7 x
-           # aplay's own. --check fails meanwhile past 2.0 (twice aplay's own threads).
-           known=("issue 14: the daemon's control loop and LCD thread come on top of a render thread "
-                  "as costly as aplay's; fails past 2.0", lambda r: 2.0)),
+           # Met only narrowly (README "Budgets"): 0.94-1.12 x aplay's own since the render thread
+           # wakes about 4 times a second (1024 x 16), the LCD is timed from the device's clock
+           # and the loop's wakes are cheaper; within the noise of a 15 s window, so a miss is
+           # excused meanwhile up to 1.3 (it was 1.5-1.7, and 2.0 the bound).
+           known=("issue 14: met only narrowly (0.94-1.12 in 15-20 s windows); fails past 1.3", lambda r: 1.3)),
     Budget("peak resident memory while playing (without the jack test device's shm and libraries, nor the "
            "libraries only the bench's program loads: FFmpeg's)", " MB",
            lambda r: r["segmance_rss"], lambda r: 20.0, "DESIGN.md: 20 MB",
