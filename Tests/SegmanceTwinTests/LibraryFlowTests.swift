@@ -105,11 +105,9 @@ import Glibc
         #expect(loop == ABLoop(a: 2 * Int64(Self.rate) - start, b: 4 * Int64(Self.rate) - start))
     }
 
-    /// The screen as heard: drawn at an instant while the music plays, it shows the position
-    /// the output sounds then (the device's buffer in between), not the one the audio side
-    /// last reported, which is a buffer ahead. The daemon's loop draws it so and sleeps
-    /// until the next second is heard, instead of being woken by the render thread.
-    @Test func theScreenAtAnInstantShowsThePositionHeardThen() throws {
+    /// The stick's part in a fresh library, no count-in, the twin's output heard 2,400
+    /// frames (50 ms) after it is rendered, as a device's buffer holds it.
+    private func heardRig() throws -> (Appliance, TwinAudio) {
         let library = try Library(directory: try temp.make("library"))
         #expect(Importer(library: library).run(try stick()) { _ in }.added == 1)
         var configuration = Appliance.Configuration()
@@ -117,6 +115,15 @@ import Glibc
         let appliance = try Appliance(configuration, library: library)
         let twin = try #require(appliance.audio as? TwinAudio)
         twin.latencyFrames = 2_400
+        return (appliance, twin)
+    }
+
+    /// The screen as heard: drawn at an instant while the music plays, it shows the position
+    /// the output sounds then (the device's buffer in between), not the one the audio side
+    /// last reported, which is a buffer ahead. The daemon's loop draws it so and sleeps
+    /// until the next second is heard, instead of being woken by the render thread.
+    @Test func theScreenAtAnInstantShowsThePositionHeardThen() throws {
+        let (appliance, twin) = try heardRig()
         appliance.send(.buttonPressed(.play))
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 128)
         defer { buffer.deallocate() }
@@ -141,13 +148,7 @@ import Glibc
     /// loop's wrap already rendered (the audio side ahead by its buffer) when it will sound,
     /// found in the play history, not at the second the music before it would have reached.
     @Test func theNextChangeHeardIsTheNextSecondOrAWrapAlreadyRendered() throws {
-        let library = try Library(directory: try temp.make("library"))
-        #expect(Importer(library: library).run(try stick()) { _ in }.added == 1)
-        var configuration = Appliance.Configuration()
-        configuration.settings.countdown = 0
-        let appliance = try Appliance(configuration, library: library)
-        let twin = try #require(appliance.audio as? TwinAudio)
-        twin.latencyFrames = 2_400
+        let (appliance, twin) = try heardRig()
         let rate = Int64(Self.rate)
         func instant(ofOutput frame: Int64) -> Int64 { frame * 1_000_000_000 / rate + 1 }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 128)
