@@ -67,7 +67,7 @@ enum RewindingRenderLoop {
                 && rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor)
 
             // Fill the buffer, unless this wake only tells the control side of a moment it
-            // shows (a beat, a second, a tick): then the buffer still holds more than the
+            // shows (a tick, a wrap, a watched position): then the buffer still holds more than the
             // device's wake threshold, and it is left to the next wake for room rather than
             // topped up a little (each refill costs a round of device calls, and a deep
             // buffer is there to be refilled a few times a second).
