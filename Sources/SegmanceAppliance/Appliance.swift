@@ -135,9 +135,7 @@ public final class Appliance {
     public func nextHeardChange(after instant: Int64, shown: Frame?) -> Int64? {
         guard let now = heardNow(at: instant) else { return nil }
         let rate = max(1, state.sampleRate)
-        let second = (max(0, now.position) / rate + 1) * rate
-        let target = min(shown?.changesAtPosition ?? second, second)
-        let frames = target - now.position
+        let frames = nextScreenChange(after: now.position, shown: shown) - now.position
         let speed = Int64(max(1, state.speedPercent))
         // A change behind the position heard (none is drawn so) must not spin the loop.
         var due = frames > 0 ? instant + frames * 1_000_000_000 * 100 / (rate * speed) + Self.heardMarginNanoseconds
@@ -148,23 +146,32 @@ public final class Appliance {
             guard let later = audio.heard(at: time) else { return false }
             return later.part != now.part || later.epoch != now.epoch || later.sourceFrame < now.frame
         }
+        // The first time in (from, to] where `holds` does (it holds from there on), to the
+        // margin; `to` when it holds only there.
+        func firstTime(from: Int64, to: Int64, where holds: (Int64) -> Bool) -> Int64 {
+            var low = from, high = to
+            while high - low > Self.heardMarginNanoseconds {
+                let middle = low + (high - low) / 2
+                if holds(middle) { high = middle } else { low = middle }
+            }
+            return high
+        }
         // The play history ends at what the audio side has rendered: look as far as that.
         var probe = due
         if audio.heard(at: probe) == nil {
-            var low = instant, high = due
-            while high - low > Self.heardMarginNanoseconds {
-                let middle = low + (high - low) / 2
-                if audio.heard(at: middle) != nil { low = middle } else { high = middle }
-            }
-            probe = low
+            probe = firstTime(from: instant, to: due) { audio.heard(at: $0) == nil } - Self.heardMarginNanoseconds
+            probe = max(probe, instant)
         }
         guard jumped(at: probe) else { return due }
-        var low = instant, high = probe
-        while high - low > Self.heardMarginNanoseconds {
-            let middle = low + (high - low) / 2
-            if jumped(at: middle) { high = middle } else { low = middle }
-        }
-        return high + Self.heardMarginNanoseconds
+        return firstTime(from: instant, to: probe, where: jumped) + Self.heardMarginNanoseconds
+    }
+
+    /// The position at which the screen drawn at `position` next changes with it: the
+    /// clock's next second, or `shown`'s own next change (a beat, a cue), whichever first.
+    public func nextScreenChange(after position: FramePosition, shown: Frame?) -> FramePosition {
+        let rate = max(1, state.sampleRate)
+        let second = (max(0, position) / rate + 1) * rate
+        return min(shown?.changesAtPosition ?? second, second)
     }
 
     private func heardNow(at instant: Int64) -> (position: FramePosition, frame: Int64, epoch: UInt32, part: UInt32)? {

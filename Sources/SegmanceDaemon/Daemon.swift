@@ -468,9 +468,7 @@ public final class Daemon {
             audio.watchPosition?(nil)
             return due
         }
-        let rate = max(1, appliance.state.sampleRate)
-        let second = (max(0, appliance.state.position) / rate + 1) * rate
-        let target = min(lastFrame?.changesAtPosition ?? second, second)
+        let target = appliance.nextScreenChange(after: appliance.state.position, shown: lastFrame)
         if let watch = audio.watchPosition {
             // Set again on every pass (one atomic store): a watch a stale position of
             // another part used up is armed again.

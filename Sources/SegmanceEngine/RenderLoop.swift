@@ -47,7 +47,7 @@ enum RenderLoop {
             var i = 0
             while i < count {
                 let report = c.pointee.renderer.reportInPlace(at: i)
-                if push(c, .report(report)) && wakes(c, report.report) { pushed = true }
+                if push(c, .report(report)) && wakes(report.report) { pushed = true }
                 i &+= 1
             }
             c.pointee.renderer.removeAllReports()
@@ -187,7 +187,7 @@ enum RenderLoop {
     /// shows from the device's clock (`RealtimeAudioEngine.heard(at:)`), or asks for a
     /// wake at a position (`wakeWhenPosition`), so playing alone wakes it for nothing.
     @inline(__always)
-    static func wakes(_ c: UnsafeMutablePointer<RenderContext>, _ report: AudioReport) -> Bool {
+    static func wakes(_ report: AudioReport) -> Bool {
         if case .position = report.kind { return false }
         return true
     }

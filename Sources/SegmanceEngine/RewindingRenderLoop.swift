@@ -226,7 +226,7 @@ enum RewindingRenderLoop {
         var notable = false
         while n < c.pointee.heldCount && c.pointee.heldReports[n].frame < settled {
             let report = c.pointee.heldReports[n]
-            if RenderLoop.push(c, .report(report)) && RenderLoop.wakes(c, report.report) { notable = true }
+            if RenderLoop.push(c, .report(report)) && RenderLoop.wakes(report.report) { notable = true }
             n &+= 1
         }
         guard n > 0 else { return false }
