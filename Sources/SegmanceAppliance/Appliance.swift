@@ -166,6 +166,49 @@ public final class Appliance {
         return firstTime(from: instant, to: probe, where: jumped) + Self.heardMarginNanoseconds
     }
 
+    /// The screens the LCD will show after `instant` while nothing is sent, each with the
+    /// time it is due (the clock's next second, a beat, a cue, as `nextHeardChange` times
+    /// them), before `until`: so that the LCD's own thread can draw them on time while the
+    /// control loop sleeps. Extrapolated from the position heard at `instant` at the part's
+    /// speed, so only where nothing can jump: not while a command sent is still unheard,
+    /// and never at or past the loop's end or the part's (the wrap or the next part is
+    /// heard first, and the loop draws it). Empty where nothing is heard.
+    public func upcomingFrames(after instant: Int64, until: Int64, shown: Frame) -> [(time: Int64, frame: Frame)] {
+        guard let now = heardNow(at: instant), now.epoch == state.epoch, let part = state.part else { return [] }
+        let rate = max(1, state.sampleRate)
+        let speed = Int64(max(1, state.speedPercent))
+        var end = part.length
+        switch state.loop {
+        case .part: break
+        // Heard at or past B: the wrap comes as soon as the loop is rendered.
+        case .ab(let loop): end = now.position < loop.b ? loop.b : now.position
+        case .off, .markedA: break
+        }
+        // Frames heard `nanoseconds` after `instant`, and back (rounded so a time made from
+        // a frame maps back to it or after it).
+        func frames(_ nanoseconds: Int64) -> Int64 { nanoseconds * rate * speed / 100 / 1_000_000_000 }
+        func nanoseconds(_ frames: Int64) -> Int64 { (frames * 1_000_000_000 * 100 + rate * speed - 1) / (rate * speed) }
+        var upcoming: [(time: Int64, frame: Frame)] = []
+        var last = shown
+        var position = now.position
+        var shownState = state
+        while upcoming.count < Self.upcomingLimit {
+            let change = nextScreenChange(after: position, shown: last)
+            guard change > position, change < end else { break }
+            let time = instant + nanoseconds(change - now.position) + Self.heardMarginNanoseconds
+            guard time < until else { break }
+            position = min(now.position + frames(time - instant), end - 1)
+            shownState.position = position
+            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows)
+            upcoming.append((time, frame))
+            last = frame
+        }
+        return upcoming
+    }
+
+    /// At most this many screens are handed ahead (`upcomingFrames`).
+    public static let upcomingLimit = 8
+
     /// The position at which the screen drawn at `position` next changes with it: the
     /// clock's next second, or `shown`'s own next change (a beat, a cue), whichever first.
     public func nextScreenChange(after position: FramePosition, shown: Frame?) -> FramePosition {

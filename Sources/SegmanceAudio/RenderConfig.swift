@@ -35,6 +35,12 @@ public struct RenderConfig: Equatable, Sendable {
     /// so 3 for the appliance, sharing up to `StretchPool.engines` (2) Rubber Band stretchers
     /// (~2 MB resident each); 0 = speed stays 100 % (no stretcher memory).
     public var stretchVoices: Int
+    /// Output frames of each stretched stream kept so that a rewind can read them again
+    /// (the stretcher's state cannot be restored): at least the device buffer a deep-buffer
+    /// engine rewinds through, and a stretcher's burst. The engine raises it to its buffer's
+    /// (`RealtimeAudioEngine`); a ring shorter than the buffer leaves a command that comes
+    /// just after a refill unable to rewind.
+    public var stretchRingFrames = StretchPool.defaultRingFrames
 
     /// Defaults for 48 kHz: 5 ms ramps and crossfades, a position report every 100 ms,
     /// a 30 ms 1 kHz tick and a louder 2 kHz accent.

@@ -115,7 +115,8 @@ public struct Renderer: ~Copyable {
         let capacity = max(1, config.reportCapacity)
         reportStorage = .allocate(capacity: capacity)
         let made = deferringStretchers ? nil : StretchStorage.make(count: Self.stretchVoices(config), sampleRate: rate,
-                                                                   engine: Self.stretchEngine)
+                                                                   engine: Self.stretchEngine,
+                                                                   ringFrames: config.stretchRingFrames)
         stretch = made
         let pool = made?.pool ?? .empty
         historyStorage = .allocate(capacity: Self.historyCapacity)
@@ -149,7 +150,8 @@ public struct Renderer: ~Copyable {
     /// `StretchStorage.make`), for `attach`. Nil when it asks for none or one cannot be
     /// made. Allocates: call off the render thread.
     public static func makeStretchers(sampleRate: Int, config: RenderConfig) -> StretchStorage? {
-        StretchStorage.make(count: stretchVoices(config), sampleRate: max(1, sampleRate), engine: stretchEngine)
+        StretchStorage.make(count: stretchVoices(config), sampleRate: max(1, sampleRate), engine: stretchEngine,
+                            ringFrames: config.stretchRingFrames)
     }
 
     /// Hands the renderer its stretch voices (made with `makeStretchers` by the owner, who

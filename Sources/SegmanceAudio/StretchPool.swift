@@ -53,8 +53,15 @@ public struct StretchPool: @unchecked Sendable {
     /// Source frames fed per `process` call: a fixed block, so a stream's output does not
     /// depend on how the render calls split the timeline.
     static let block = 512
-    /// Output frames kept per stream: the deep buffer (8192) plus a stretcher's burst.
-    static let ringFrames: Int64 = 16_384
+    /// Output frames kept per stream when the renderer's configuration does not ask for
+    /// more (`RenderConfig.stretchRingFrames`): a 1024 × 8 buffer and a stretcher's burst
+    /// (8,192). The twin, which never rewinds, keeps this much; an engine whose buffer is
+    /// deeper keeps more (`RealtimeAudioEngine`), and may then reuse a stream the twin
+    /// restarts (a restarted Rubber Band stretcher's output depends on what it ran before).
+    public static let defaultRingFrames = 16_384
+    /// What a ring keeps beyond the buffer a rewind reaches back through: a stretcher's
+    /// output runs ahead of what the render asked for by up to a burst.
+    public static let burstFrames = 8_192
 
     /// Stretchers a pool has at most: the main voice's stream and a loop's next pass.
     public static let engines = 2
@@ -71,6 +78,9 @@ public struct StretchPool: @unchecked Sendable {
     /// one held by a stream that needs it: 0 unless more streams need one at once than there
     /// are), [1] the blocks fed to the stretchers (`pump`), for tests of where the work falls.
     let counters: UnsafeMutablePointer<Int>
+    /// Output frames kept per stream: how far back a rewind can read a stream again
+    /// (`RenderConfig.stretchRingFrames`).
+    var ringFrames = Int64(StretchPool.defaultRingFrames)
 
     /// No stretch voices: the speed stays 100 %.
     public static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
@@ -185,7 +195,7 @@ public struct StretchPool: @unchecked Sendable {
                 s.pointee.skip &-= k
             }
             while k < n {
-                let at = Int(truncatingIfNeeded: s.pointee.produced % Self.ringFrames) &* 2
+                let at = Int(truncatingIfNeeded: s.pointee.produced % ringFrames) &* 2
                 s.pointee.ring[at] = outL[k]
                 s.pointee.ring[at &+ 1] = outR[k]
                 s.pointee.produced &+= 1
@@ -211,7 +221,7 @@ public struct StretchPool: @unchecked Sendable {
     @inline(__always)
     func holds(_ i: Int, _ key: StreamKey, _ k: Int64, _ running: Bool) -> Bool {
         let s = slots + i
-        return s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- Self.ringFrames
+        return s.pointee.valid && s.pointee.key == key && k >= s.pointee.produced &- ringFrames
             && (s.pointee.engine >= 0 || !running && k < s.pointee.produced)
     }
 
@@ -251,7 +261,7 @@ public struct StretchPool: @unchecked Sendable {
                 idle = 0
             }
         }
-        let at = Int(truncatingIfNeeded: k % Self.ringFrames) &* 2
+        let at = Int(truncatingIfNeeded: k % ringFrames) &* 2
         return (s.pointee.ring[at], s.pointee.ring[at &+ 1])
     }
 }
@@ -287,12 +297,16 @@ public final class StretchStorage: @unchecked Sendable {
     /// use exists (and is touched) before the render thread calls it. Nil for no slots, or
     /// when a stretcher cannot be created (the renderer then stays at 100 %). Allocates: call
     /// off the render thread.
-    public static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine) -> StretchStorage? {
-        make(count: count, sampleRate: sampleRate, engine: engine, engines: StretchPool.engines)
+    /// `ringFrames`: output frames kept per stream (`RenderConfig.stretchRingFrames`).
+    public static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine,
+                            ringFrames: Int = StretchPool.defaultRingFrames) -> StretchStorage? {
+        make(count: count, sampleRate: sampleRate, engine: engine, engines: StretchPool.engines, ringFrames: ringFrames)
     }
 
     /// As above with up to `engines` stretchers (a test compares one per slot with the pool's).
-    static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int) -> StretchStorage? {
+    static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int,
+                     ringFrames: Int = StretchPool.defaultRingFrames) -> StretchStorage? {
+        let ringFrames = max(StretchPool.block * 2, ringFrames)
         guard count > 0 else { return nil }
         var made: [TimeStretcher] = []
         for _ in 0..<min(count, max(1, engines)) {
@@ -303,8 +317,8 @@ public final class StretchStorage: @unchecked Sendable {
         guard !made.isEmpty else { return nil }
         let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: count)
         for i in 0..<count {
-            let ring = UnsafeMutablePointer<Float>.allocate(capacity: Int(StretchPool.ringFrames) * 2)
-            ring.initialize(repeating: 0, count: Int(StretchPool.ringFrames) * 2)
+            let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringFrames * 2)
+            ring.initialize(repeating: 0, count: ringFrames * 2)
             (slots + i).initialize(to: StretchSlot(ring: ring))
         }
         let engines = UnsafeMutablePointer<StretchEngine>.allocate(capacity: made.count)
@@ -314,7 +328,7 @@ public final class StretchStorage: @unchecked Sendable {
         let counters = UnsafeMutablePointer<Int>.allocate(capacity: 2)
         counters.initialize(repeating: 0, count: 2)
         let pool = StretchPool(slots: slots, count: count, engines: engines, engineCount: made.count, scratch: scratch,
-                               counters: counters)
+                               counters: counters, ringFrames: Int64(ringFrames))
         let storage = StretchStorage(stretchers: made, pool: pool)
         guard storage.warmUp() else { return nil }
         return storage

@@ -67,6 +67,7 @@ enum DaemonBenchmark {
         let lock = option("lock", "1") != "0"
         var environment = Daemon.Environment { try Daemon.Audio.realtime($0, priority: $1, lockMemory: lock) }
         environment.trimsStartup = option("trim", "1") != "0"
+        environment.setsControlPriority = true
         environment.paths.inputDevices = inputs
         environment.paths.nameReader = { $0 == fifo ? pedal : nil }
         environment.openDisplay = { profile in

@@ -7,6 +7,7 @@
 /// stick_status = "/run/segmance-stick"               # where the mount helper says why a stick was refused
 /// auto_import = false                                # import without a button press
 /// realtime_priority = 70                             # SCHED_FIFO of the render thread; 0 = normal
+/// control_priority = 50                              # SCHED_FIFO of the control loop, below it; 0 = normal
 /// ```
 ///
 /// Every key but `board` may be left out. Errors name the file and the key.
@@ -23,28 +24,44 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var autoImport: Bool
     /// 1...99 asks for SCHED_FIFO at that priority; 0 keeps normal scheduling.
     public var realtimePriority: Int
+    /// The control loop's SCHED_FIFO priority (the thread that reads the buttons and sends
+    /// their commands), below the render thread's; 0 keeps normal scheduling. A press then
+    /// reaches the audio side within a period however busy the other cores are (an import's
+    /// decoding, a shell): the kernel moves a woken real-time thread to a core running
+    /// ordinary work at once, where an ordinary thread waits for its turn or the balancer.
+    /// Left out: `controlPriorityBelowRender` below `realtimePriority`, and normal when
+    /// that is 0 or 1 (a real-time loop would then preempt the render thread).
+    public var controlPriority: Int
 
     public static let defaultLibrary = "/var/lib/segmance"
     public static let defaultMediaRoot = "/media/segmance"
     public static let defaultStickStatus = "/run/segmance-stick"
     public static let defaultPriority = 70
+    public static let controlPriorityBelowRender = 20
 
     public init(board: String, library: String = defaultLibrary, mediaRoot: String = defaultMediaRoot,
                 autoImport: Bool = false, realtimePriority: Int = defaultPriority,
-                stickStatus: String = defaultStickStatus) {
+                stickStatus: String = defaultStickStatus, controlPriority: Int? = nil) {
         self.board = board
         self.library = library
         self.mediaRoot = mediaRoot
         self.stickStatus = stickStatus
         self.autoImport = autoImport
         self.realtimePriority = realtimePriority
+        self.controlPriority = controlPriority ?? Self.controlPriority(below: realtimePriority)
+    }
+
+    /// The control loop's priority when none is configured.
+    static func controlPriority(below realtimePriority: Int) -> Int {
+        realtimePriority <= 1 ? 0 : max(1, realtimePriority - controlPriorityBelowRender)
     }
 
     /// Parses and checks a configuration read from `file`.
     public init(parsing text: String, file: String) throws(BoardProfileError) {
         let r = Reader(file: file)
         let root = try r.parse(text)
-        try r.known(root, "", ["board", "library", "media_root", "stick_status", "auto_import", "realtime_priority"])
+        try r.known(root, "", ["board", "library", "media_root", "stick_status", "auto_import", "realtime_priority",
+                          "control_priority"])
         guard let board = try r.string(root, "board"), !board.isEmpty else {
             throw r.error("board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
         }
@@ -56,6 +73,12 @@ public struct DaemonConfiguration: Equatable, Sendable {
         realtimePriority = try r.int(root, "realtime_priority") ?? Self.defaultPriority
         guard (0...99).contains(realtimePriority) else {
             throw r.error("realtime_priority", "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not \(realtimePriority)")
+        }
+        controlPriority = try r.int(root, "control_priority") ?? Self.controlPriority(below: realtimePriority)
+        guard controlPriority == 0 || (1..<max(1, realtimePriority)).contains(controlPriority) else {
+            throw r.error("control_priority", realtimePriority == 0
+                ? "must be 0 (normal scheduling) while realtime_priority is 0: a real-time control loop would preempt the render thread, not \(controlPriority)"
+                : "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...\(realtimePriority - 1), below realtime_priority (\(realtimePriority)), not \(controlPriority)")
         }
     }
 

@@ -79,6 +79,10 @@ public final class Daemon {
         /// Gives back start-up's code pages once ready (`ResidentSet.trim`); tests that run
         /// the daemon inside a test process leave that process's memory alone.
         public var trimsStartup = false
+        /// Puts the loop's thread in SCHED_FIFO at the configured `control_priority` once the
+        /// render and LCD threads run (`ControlScheduling`); tests that run the daemon on a
+        /// thread of the test process leave its scheduling alone.
+        public var setsControlPriority = false
         /// Told the timeout of each `poll` the loop is about to make (ms, -1: none), so a
         /// test can see what the loop waits for without watching the clock.
         public var willPoll: ((Int32) -> Void)?
@@ -126,6 +130,12 @@ public final class Daemon {
     private var pollInputsVersion = -1
     /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
     private var lastFrame: Frame?
+    /// The frames handed to the LCD's thread with it, each drawn there when due.
+    private var lastUpcoming: [(time: Int64, frame: Frame)] = []
+    /// How far ahead, at most, the loop hands the LCD's thread the screens to come.
+    static let upcomingNanoseconds: Int64 = 2_000_000_000
+    /// Times of a screen to come that differ by no more than this are the same.
+    static let upcomingSlackNanoseconds: Int64 = 2_000_000
     /// An import ended since its code was last given back (`giveBackImportCode`).
     private var importRanCode = false
     /// The program's pages mapped after the last trim and warm-up: what later trims keep.
@@ -220,6 +230,12 @@ public final class Daemon {
             residentBaseline = trim.mappings.snapshot()
         }
         if let start = audio.start { memoryLocked = try start() }
+        // After the render thread started (SCHED_FIFO at realtime_priority, its own).
+        if environment.setsControlPriority, configuration.controlPriority > 0 {
+            log(ControlScheduling.raise(priority: configuration.controlPriority))
+            // The LCD's thread just below it: what the loop posts is drawn at once.
+            if configuration.controlPriority > 1 { log(display.raisePriority(configuration.controlPriority - 1)) }
+        }
         notifier.notify("READY=1\nSTATUS=Ready: \(profile.name)")
         log("ready: \(profile.name), audio \(profile.audio.device), display \(profile.display.kind.rawValue) \(profile.display.columns)x\(profile.display.rows)")
         if let trimmed {
@@ -464,6 +480,12 @@ public final class Daemon {
             audio.watchPosition?(nil)
             return nil
         }
+        // The LCD's thread draws the screens handed to it; the loop looks again when the
+        // last of them is due.
+        if let last = lastUpcoming.last, last.time > now {
+            audio.watchPosition?(nil)
+            return last.time
+        }
         if let due = appliance.nextHeardChange(after: now, shown: lastFrame) {
             audio.watchPosition?(nil)
             return due
@@ -483,11 +505,26 @@ public final class Daemon {
         return now + max(wait, Self.positionRecheckNanoseconds)
     }
 
+    /// Draws the screen at the position heard now, and hands the LCD's thread the screens
+    /// that follow it while the music plays on (`Appliance.upcomingFrames`, up to
+    /// `upcomingNanoseconds` ahead and before the frame expires by itself), so that the loop
+    /// wakes for the last of them, not for each second and beat.
     private func show() {
-        let frame = appliance.frame(at: environment.clock())
+        let now = environment.clock()
+        let frame = appliance.frame(at: now)
+        let horizon = min(now + Self.upcomingNanoseconds, frame.expires.map { $0 + clockOrigin } ?? .max)
+        let upcoming = appliance.upcomingFrames(after: now, until: horizon, shown: frame)
         // Kept even when it shows the same cells: its times are the newer ones.
-        defer { lastFrame = frame }
-        guard frame != lastFrame else { return }
-        display.post(frame)
+        defer {
+            lastFrame = frame
+            lastUpcoming = upcoming
+        }
+        // What the LCD's thread shows now, and will show, from what was handed to it last.
+        let handedLast = lastUpcoming.filter { $0.time > now }
+        let showing = lastUpcoming.last(where: { $0.time <= now })?.frame ?? lastFrame
+        let sameUpcoming = handedLast.count == upcoming.count
+            && zip(handedLast, upcoming).allSatisfy { $0.frame == $1.frame && abs($0.time - $1.time) <= Self.upcomingSlackNanoseconds }
+        guard frame != showing || !sameUpcoming else { return }
+        display.post(frame == showing ? nil : frame, upcoming: upcoming)
     }
 }

@@ -38,6 +38,22 @@ public final class WorkerThread {
         if let name { pthread_setname_np(thread, name) }
     }
 
+    /// Puts the thread in SCHED_FIFO at `priority`; 0 or the error number
+    /// (`pthread_setschedparam`).
+    public func makeRealtime(priority: Int32) -> Int32 {
+        var parameter = sched_param()
+        parameter.sched_priority = priority
+        return pthread_setschedparam(thread, SCHED_FIFO, &parameter)
+    }
+
+    /// The thread's policy and priority (`pthread_getschedparam`).
+    public var scheduling: (policy: Int32, priority: Int32) {
+        var policy: Int32 = 0
+        var parameter = sched_param()
+        pthread_getschedparam(thread, &policy, &parameter)
+        return (policy, parameter.sched_priority)
+    }
+
     /// Waits for the thread to return.
     public func join() {
         guard !joined else { return }

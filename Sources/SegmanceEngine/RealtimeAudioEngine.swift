@@ -101,13 +101,20 @@ public final class RealtimeAudioEngine: AudioEngine {
     public init(output: PCMDevice, configuration: EngineConfiguration,
                 probe: RenderThreadProbe? = nil) throws(EngineError) {
         try configuration.validate()
-        self.configuration = configuration
         device = output
         do {
             granted = try output.configure(configuration.pcmRequest)
         } catch {
             throw EngineError("audio device: \(error)")
         }
+        // A rewind reads a stretched stream's output again from its ring, as far back as
+        // the buffer granted (and a stretcher's burst) reaches.
+        var adjusted = configuration
+        if configuration.rewind != nil {
+            let reach = (granted.bufferFrames ?? granted.requestedBufferFrames) + StretchPool.burstFrames
+            adjusted.render.stretchRingFrames = max(adjusted.render.stretchRingFrames, reach)
+        }
+        self.configuration = adjusted
         var pollFDs: [pollfd] = []
         if configuration.rewind != nil {
             do { pollFDs = try output.pollDescriptors() } catch { throw EngineError("audio device: \(error)") }

@@ -25,6 +25,7 @@ struct Run: ParsableCommand {
         var environment = Daemon.Environment(openAudio: Daemon.Audio.realtime)
         environment.variables = processEnvironment()
         environment.trimsStartup = true
+        environment.setsControlPriority = true
         let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
         try daemon.run()
     }

@@ -21,13 +21,27 @@ import Testing
         #expect(c == DaemonConfiguration(board: "/usr/share/segmance/board/pi-gpio.toml"))
         #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance" && c.stickStatus == "/run/segmance-stick")
         #expect(c.realtimePriority == 70 && !c.autoImport)
+        #expect(c.controlPriority == 50)
+    }
+
+    /// The control loop below the render thread: 20 below it when left out, normal when the
+    /// render thread is; a priority at or above the render thread's is refused.
+    @Test(arguments: [
+        ("", 50), ("realtime_priority = 0", 0), ("realtime_priority = 1", 0), ("realtime_priority = 10", 1),
+        ("control_priority = 69", 69), ("control_priority = 0", 0), ("realtime_priority = 0\ncontrol_priority = 0", 0),
+    ])
+    func theControlLoopRunsBelowTheRenderThread(text: String, priority: Int) throws {
+        let c = try DaemonConfiguration(parsing: "board = \"b.toml\"\n" + text, file: "s.toml")
+        #expect(c.controlPriority == priority)
     }
 
     @Test(arguments: [
         ("library = \"/x\"", "s.toml: board: is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")"),
         ("board = \"b.toml\"\nrealtime_priority = 120", "s.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 120"),
         ("board = \"b.toml\"\nauto_import = \"yes\"", "s.toml: auto_import: must be true or false"),
-        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, library, media_root, realtime_priority, stick_status)"),
+        ("board = \"b.toml\"\ncontrol_priority = 70", "s.toml: control_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...69, below realtime_priority (70), not 70"),
+        ("board = \"b.toml\"\nrealtime_priority = 0\ncontrol_priority = 5", "s.toml: control_priority: must be 0 (normal scheduling) while realtime_priority is 0"),
+        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, control_priority, library, media_root, realtime_priority, stick_status)"),
         ("board = ", "s.toml: line 1: TOML syntax error"),
     ])
     func badConfigurationsNameTheKey(text: String, message: String) {

@@ -183,6 +183,56 @@ import Glibc
         #expect(checked, "no wrap rendered ahead of what sounds: loop \(appliance.state.loop), a \(a), at \(appliance.state.position)")
     }
 
+    /// The screens handed ahead to the LCD's thread: each the screen drawn as heard at its
+    /// time once the music gets there (the next seconds here), none while a command is not
+    /// yet heard, and none at or past the loop's end, where the wrap comes first.
+    @Test func theScreensHandedAheadAreTheOnesHeardAtTheirTimesAndStopBeforeALoopsEnd() throws {
+        let (appliance, twin) = try heardRig()
+        let rate = Int64(Self.rate)
+        func instant(ofOutput frame: Int64) -> Int64 { frame * 1_000_000_000 / rate + 1 }
+        func clockRow(_ frame: Frame) -> String { String(decoding: frame.row(1), as: UTF8.self) }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 128)
+        defer { buffer.deallocate() }
+        appliance.send(.buttonPressed(.play))
+        while appliance.state.position < rate / 2 { appliance.render(into: buffer, frames: 128) }
+        var now = instant(ofOutput: twin.clock - 1)
+        let upcoming = appliance.upcomingFrames(after: now, until: now + 3_000_000_000, shown: appliance.frame(at: now))
+        #expect(upcoming.map { clockRow($0.frame).prefix(4) } == ["0:01", "0:02", "0:03"], "\(upcoming.map { clockRow($0.frame) })")
+        // Each is the screen drawn as heard at its time, and not yet a little before it.
+        for (time, frame) in upcoming {
+            while instant(ofOutput: twin.clock - 1) <= time { appliance.render(into: buffer, frames: 128) }
+            #expect(appliance.frame(at: time) == frame, "\(clockRow(appliance.frame(at: time))) at \(time), handed \(clockRow(frame))")
+            #expect(appliance.frame(at: time - 2_000_000) != frame)
+        }
+        #expect(appliance.upcomingFrames(after: now, until: now + 1, shown: appliance.frame(at: now)).isEmpty)
+        // An A-B loop of 1.5 s from here: nothing is handed at or past B.
+        now = instant(ofOutput: twin.clock - 1)
+        let a = try #require(appliance.heardPosition(at: now))
+        appliance.control(.buttonPressed(.loop), at: now)
+        while appliance.heardPosition(at: instant(ofOutput: twin.clock - 1)) ?? 0 < a + rate * 3 / 2 {
+            appliance.render(into: buffer, frames: 128)
+        }
+        now = instant(ofOutput: twin.clock - 1)
+        appliance.control(.buttonPressed(.loop), at: now)
+        guard case .ab(let loop) = appliance.state.loop else {
+            Issue.record("no A-B loop: \(appliance.state.loop)")
+            return
+        }
+        // Sent, not heard yet: nothing is handed ahead.
+        #expect(appliance.upcomingFrames(after: now, until: now + 3_000_000_000, shown: appliance.frame(at: now)).isEmpty)
+        // Heard, back at A: the seconds up to B, not past it.
+        var handed: [(time: Int64, frame: Frame)] = []
+        for _ in 0..<4_000 where handed.isEmpty {
+            appliance.render(into: buffer, frames: 128)
+            now = instant(ofOutput: twin.clock - 1)
+            guard let heard = appliance.heardPosition(at: now), heard < loop.b - rate else { continue }
+            handed = appliance.upcomingFrames(after: now, until: now + 3_000_000_000, shown: appliance.frame(at: now))
+        }
+        #expect(!handed.isEmpty, "nothing handed in the loop \(loop)")
+        let b = try #require(appliance.heardPosition(at: now)) + (handed.last.map { $0.time - now } ?? 0) * rate / 1_000_000_000
+        #expect(b < loop.b, "a screen handed at \(b), past B (\(loop.b))")
+    }
+
     /// The daemon's path: the import runs on a worker thread; the control loop waits on the
     /// runner's descriptor with poll() (no sleeping) and keeps handling events meanwhile.
     @Test func aThreadedImportReportsThroughItsDescriptor() throws {

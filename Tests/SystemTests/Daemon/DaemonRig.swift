@@ -114,6 +114,16 @@ final class DaemonRig {
         guard audio.line.text.hasSuffix("render thread SCHED_FIFO priority 70, memory locked") else {
             throw BoxError("the daemon's render thread did not get what segmance.service grants: \(audio.line.text)")
         }
+        // And the control loop below it (control_priority left out: 20 below), so that a
+        // button's command goes out within a period while the harness loads the other vCPU.
+        let control = try daemon.expectLine(containing: "control loop: ", timeout: 10)
+        guard control.line.text.hasSuffix("control loop: SCHED_FIFO priority 50 (what it starts runs at normal priority)") else {
+            throw BoxError("the daemon's control loop did not get SCHED_FIFO 50 within segmance.service's LimitRTPRIO: \(control.line.text)")
+        }
+        let lcdThread = try daemon.expectLine(containing: "LCD thread: ", timeout: 10)
+        guard lcdThread.line.text.hasSuffix("LCD thread: SCHED_FIFO priority 49") else {
+            throw BoxError("the daemon's LCD thread did not get SCHED_FIFO 49: \(lcdThread.line.text)")
+        }
         if let user = Self.user {
             // setpriv and prlimit exec'd into the daemon: the same process, now as the user.
             let status = try Box.read("/proc/\(daemon.pid)/status").split(separator: "\n")
