@@ -546,11 +546,14 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// them on the control side).
     public var pendingCommands: Int { context.pointee.commands.count + waiting.count }
 
-    /// Test hook: the render thread sleeps this long once, before its next write, as a
-    /// stalled system would make it.
+    /// Test hook: the render thread sleeps this long once, before its next write (deep-buffer
+    /// scheduling: before rendering its next chunk), as a stalled system would make it.
     func stallOnce(nanoseconds: Int) {
         context.pointee.stallNanoseconds.store(nanoseconds, ordering: .relaxed)
     }
+
+    /// Whether the stall of `stallOnce` is still to come (false once the thread has begun it).
+    var stallPending: Bool { context.pointee.stallNanoseconds.load(ordering: .relaxed) != 0 }
 
     private func log(_ line: String) { logLines.append(line) }
 }

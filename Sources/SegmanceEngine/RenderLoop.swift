@@ -40,7 +40,8 @@ enum RenderLoop {
             guard waitForRoom(c) else { break }
             if c.pointee.stopRequested.load(ordering: .relaxed) { break }
 
-            renderPeriod(c, into: c.pointee.floats, pending: &pending, timing: &timing)
+            var every = Int.max
+            renderPeriod(c, into: c.pointee.floats, pending: &pending, timing: &timing, allowed: &every)
 
             var pushed = false
             let count = c.pointee.renderer.reportCountInPlace()
@@ -81,25 +82,27 @@ enum RenderLoop {
     }
 
     /// Renders one period (or chunk) into `out`, applying each command due in it at its
-    /// frame (a command for the next boundary first thing). The first command applied
+    /// frame (a command for the next boundary first thing), at most `allowed` of them
+    /// (counted down; a command due past them is left queued). The first command applied
     /// since the last hand-over starts `timing`. Returns the frame of the last command
     /// applied, or nil.
     @discardableResult
     static func renderPeriod(_ c: UnsafeMutablePointer<RenderContext>, into out: UnsafeMutablePointer<Float>,
-                             pending: inout Bool, timing: inout CommandTiming) -> Int64? {
+                             pending: inout Bool, timing: inout CommandTiming, allowed: inout Int) -> Int64? {
         let period = c.pointee.periodFrames
         var applied: Int64? = nil
         var done = 0
         while done < period {
             let clock = c.pointee.renderer.clockInPlace()
             var run = period &- done
-            while let queued = c.pointee.commands.peek() {
+            while allowed > 0, let queued = c.pointee.commands.peek() {
                 if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
                     let ahead = queued.frame &- clock
                     if ahead < Int64(run) { run = Int(truncatingIfNeeded: ahead) }
                     break
                 }
                 _ = c.pointee.commands.pop()
+                allowed &-= 1
                 if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
                     push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
                 }

@@ -63,6 +63,13 @@ enum RewindingRenderLoop {
             }
             var pushed = false
 
+            // The commands this pass may apply: those waiting now, which the rewind below is
+            // for. One that comes while the buffer is refilled is not applied in the refill,
+            // up to a whole buffer past the play head: the refill stops, and the next pass
+            // rewinds for it (at 75 % speed a refill takes long enough for commands to land
+            // in it, and each later one was then held behind it, a command a buffer late).
+            var allowed = c.pointee.commands.count
+            var deferred = false
             let rewound = c.pointee.commands.peek() != nil
                 && rewindForCommands(c, lastApplied: lastApplied, settledFloor: settledFloor)
 
@@ -88,25 +95,27 @@ enum RewindingRenderLoop {
             var failed = false
             var staged = 0
             while room >= chunk {
+                let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
+                if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
                 let clock = c.pointee.renderer.clockInPlace()
                 c.pointee.snapshots[slot(c, clock)] = c.pointee.renderer.snapshotInPlace()
                 if let applied = RenderLoop.renderPeriod(c, into: c.pointee.floats + staged &* 2, pending: &pending,
-                                                         timing: &timing) {
+                                                         timing: &timing, allowed: &allowed) {
                     lastApplied = applied
                 }
                 hold(c, pushed: &pushed)
                 staged &+= chunk
                 room &-= chunk
+                deferred = allowed == 0 && c.pointee.commands.peek() != nil
                 // One write for the whole refill (each write through alsa-lib's plugins has
-                // its cost), but the chunk a command changed goes out at once.
+                // its cost), but the chunk a command changed goes out at once, and so does
+                // what is staged when a command came during the refill.
                 let changed = pending && timing.frame &+ 1 < c.pointee.renderer.clockInPlace()
-                guard changed || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
+                guard changed || deferred || room < chunk || staged &+ chunk > c.pointee.stagingFrames else { continue }
                 if c.pointee.converts {
                     SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
                                              into: c.pointee.bytes)
                 }
-                let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
-                if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
                 guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
                 staged = 0
                 if changed {
@@ -115,6 +124,7 @@ enum RewindingRenderLoop {
                     pushed = RenderLoop.handedOver(c, &timing, through: c.pointee.renderer.clockInPlace(), delay: delay) || pushed
                     pending = false
                 }
+                if deferred { break }
             }
             if failed { break }
             // The start threshold is the buffer; one that is not a whole number of chunks
@@ -141,7 +151,8 @@ enum RewindingRenderLoop {
             pushed = release(c, before: settled) || pushed
             pushed = publishPosition(c, settled: settled) || pushed
             if pushed { RenderLoop.wake(c) }
-            timeout = millisecondsUntilNextWake(c, settled: settled, clock: clock)
+            // A command deferred from the refill: back at once, to rewind for it.
+            timeout = deferred ? 0 : millisecondsUntilNextWake(c, settled: settled, clock: clock)
         }
         if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
         RenderLoop.wake(c)

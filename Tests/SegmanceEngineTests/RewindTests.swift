@@ -1,4 +1,5 @@
 import ALSA
+import MonotonicTime
 import Foundation
 import SegmanceAudio
 import SegmanceCore
@@ -207,6 +208,52 @@ struct RewindTests {
             #expect(timing.framesAheadOfChange <= 256 + 128, "\(timing)")
         }
         #expect(engine.rewindCount >= 6)
+        #expect(engine.xrunCount == 0, "\(log)")
+    }
+
+    /// A command that comes while the thread refills the buffer is not applied in the
+    /// refill, as far past the play head as the refill has got: the refill stops and the
+    /// thread rewinds for it, so it sounds the guard past the play head like any other.
+    /// The thread is held (`stallOnce`) at the start of a refill's chunk and the command
+    /// sent meanwhile; applied in the refill, it sounded a buffer late, and the commands
+    /// after it were held behind it (a rewind never goes back past the last command).
+    @Test func aCommandThatComesDuringARefillIsRewoundForNotAppliedInTheRefill() throws {
+        let run = try PacedRun("rewind-refill", seconds: 10)
+        defer { run.close() }
+        // 512 ms: the thread wakes for room with 128 ms still queued, more than the stall.
+        let engine = try Self.engine(tap: run.tapPath, periods: 24)
+        engine.recordsTimings = true
+        engine.send(StampedCommand(.load(run.part), epoch: 1))
+        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
+        try engine.start()
+        var timings: [CommandTiming] = []
+        var log: [String] = []
+        func collect(until done: () -> Bool) throws {
+            try #require(Replay.wait(engine, timeout: 30, until: done) {
+                _ = engine.takeReports()
+                log += engine.takeLog()
+                timings += engine.takeTimings()
+            }, "\(log)")
+        }
+        try collect { engine.framesHanded >= 48_000 }
+        timings.removeAll()
+        for epoch in UInt32(3)...6 {
+            engine.stallOnce(nanoseconds: 60_000_000)
+            // Looked at every 0.1 ms: the command must go while the thread is held.
+            let deadline = monotonicNanoseconds() + 30_000_000_000
+            while engine.stallPending && monotonicNanoseconds() < deadline { usleep(100) }
+            try #require(!engine.stallPending, "the render thread never reached a refill")
+            let count = timings.count
+            engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
+            try collect { timings.count > count }
+        }
+        engine.stop(drain: false)
+        try #require(timings.count == 4)
+        #expect(timings.map(\.firstEpoch) == Array(UInt32(3)...6))
+        for timing in timings {
+            #expect(timing.framesAheadOfChange <= 256 + 128, "\(timing)")
+        }
+        #expect(engine.refusedRewindCount == 0)
         #expect(engine.xrunCount == 0, "\(log)")
     }
 
