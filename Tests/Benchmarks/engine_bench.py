@@ -25,8 +25,8 @@ ROUNDS = int(os.environ.get("ROUNDS", "5"))      # alternating segmance/aplay wi
 # command to 128 frames past the play head, as jackd reads 128 at a time), and FLOAT_LE, the
 # jack plugin's own format (S16 would be converted twice). The buffer's depth delays neither a
 # command (the rewind) nor the LCD (the loop times it from the device's clock); it sets how
-# often the render thread wakes (aplay keeps 501 ms and wakes 8 times a second). At 1024 x 32
-# a command at 75 % sounds 200-600 ms late (README, "Budgets").
+# often the render thread wakes (aplay keeps 501 ms and wakes 8 times a second). 1024 x 32
+# would need more memory at 75 % than the 20 MB budget leaves (README, "Budgets").
 # "segmance 128x3" is period-by-period scheduling at 128 frames x 3 in S16_LE.
 DEEP = ["--period", "1024", "--periods", "24", "--rewind-guard", "128", "--format", "FLOAT_LE"]
 PERIODIC = ["--period", "128", "--periods", "3"]
