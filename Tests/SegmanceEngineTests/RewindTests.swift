@@ -28,6 +28,31 @@ struct RewindTests {
                                        probe: probe)
     }
 
+    /// An engine playing a run's part from its start, recording command timings, and what
+    /// it has told the control side so far.
+    final class Playing {
+        let engine: RealtimeAudioEngine
+        var timings: [CommandTiming] = []
+        var log: [String] = []
+
+        init(_ run: PacedRun, periods: Int = 8) throws {
+            engine = try RewindTests.engine(tap: run.tapPath, periods: periods)
+            engine.recordsTimings = true
+            engine.send(StampedCommand(.load(run.part), epoch: 1))
+            engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
+            try engine.start()
+        }
+
+        /// Takes in the engine's reports, log and timings until `done`.
+        func collect(until done: () -> Bool) throws {
+            try #require(Replay.wait(engine, timeout: 30, until: done) {
+                _ = engine.takeReports()
+                log += engine.takeLog()
+                timings += engine.takeTimings()
+            }, "\(log)")
+        }
+    }
+
     /// Commands sent for frames the thread has already written (2048 frames before the end
     /// of what it handed ALSA, still far ahead of the play head) are applied there by
     /// rewinding: the device ends up with exactly what the render function makes of the
@@ -174,41 +199,29 @@ struct RewindTests {
     @Test func aPlainCommandSoundsAGuardPastThePlayHeadNotABufferLater() throws {
         let run = try PacedRun("rewind-plain", seconds: 10)
         defer { run.close() }
-        let engine = try Self.engine(tap: run.tapPath)
-        engine.recordsTimings = true
-        engine.send(StampedCommand(.load(run.part), epoch: 1))
-        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
-        try engine.start()
-        var timings: [CommandTiming] = []
-        var log: [String] = []
-        func collect(until done: () -> Bool) throws {
-            try #require(Replay.wait(engine, timeout: 30, until: done) {
-                _ = engine.takeReports()
-                log += engine.takeLog()
-                timings += engine.takeTimings()
-            }, "\(log)")
-        }
-        try collect { engine.framesHanded >= 24_000 }
-        timings.removeAll()
+        let playing = try Playing(run)
+        let engine = playing.engine
+        try playing.collect { engine.framesHanded >= 24_000 }
+        playing.timings.removeAll()
         var handedWhenSent: [Int64] = []
         for epoch in UInt32(3)...8 {
             let due = engine.framesHanded + 6_000
-            try collect { engine.framesHanded >= due }
+            try playing.collect { engine.framesHanded >= due }
             handedWhenSent.append(engine.framesHanded)
-            let count = timings.count
+            let count = playing.timings.count
             engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
-            try collect { timings.count > count }
+            try playing.collect { playing.timings.count > count }
         }
         engine.stop(drain: false)
-        try #require(timings.count == 6)
-        #expect(timings.map(\.firstEpoch) == Array(UInt32(3)...8))
-        for (timing, handed) in zip(timings, handedWhenSent) {
+        try #require(playing.timings.count == 6)
+        #expect(playing.timings.map(\.firstEpoch) == Array(UInt32(3)...8))
+        for (timing, handed) in zip(playing.timings, handedWhenSent) {
             #expect(timing.frame % 128 == 0)
             #expect(timing.frame < handed, "applied at \(timing.frame), the buffer ended at \(handed): no rewind")
             #expect(timing.framesAheadOfChange <= 256 + 128, "\(timing)")
         }
         #expect(engine.rewindCount >= 6)
-        #expect(engine.xrunCount == 0, "\(log)")
+        #expect(engine.xrunCount == 0, "\(playing.log)")
     }
 
     /// A command that comes while the thread refills the buffer is not applied in the
@@ -221,40 +234,28 @@ struct RewindTests {
         let run = try PacedRun("rewind-refill", seconds: 10)
         defer { run.close() }
         // 512 ms: the thread wakes for room with 128 ms still queued, more than the stall.
-        let engine = try Self.engine(tap: run.tapPath, periods: 24)
-        engine.recordsTimings = true
-        engine.send(StampedCommand(.load(run.part), epoch: 1))
-        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
-        try engine.start()
-        var timings: [CommandTiming] = []
-        var log: [String] = []
-        func collect(until done: () -> Bool) throws {
-            try #require(Replay.wait(engine, timeout: 30, until: done) {
-                _ = engine.takeReports()
-                log += engine.takeLog()
-                timings += engine.takeTimings()
-            }, "\(log)")
-        }
-        try collect { engine.framesHanded >= 48_000 }
-        timings.removeAll()
+        let playing = try Playing(run, periods: 24)
+        let engine = playing.engine
+        try playing.collect { engine.framesHanded >= 48_000 }
+        playing.timings.removeAll()
         for epoch in UInt32(3)...6 {
             engine.stallOnce(nanoseconds: 60_000_000)
             // Looked at every 0.1 ms: the command must go while the thread is held.
             let deadline = monotonicNanoseconds() + 30_000_000_000
             while engine.stallPending && monotonicNanoseconds() < deadline { usleep(100) }
             try #require(!engine.stallPending, "the render thread never reached a refill")
-            let count = timings.count
+            let count = playing.timings.count
             engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
-            try collect { timings.count > count }
+            try playing.collect { playing.timings.count > count }
         }
         engine.stop(drain: false)
-        try #require(timings.count == 4)
-        #expect(timings.map(\.firstEpoch) == Array(UInt32(3)...6))
-        for timing in timings {
+        try #require(playing.timings.count == 4)
+        #expect(playing.timings.map(\.firstEpoch) == Array(UInt32(3)...6))
+        for timing in playing.timings {
             #expect(timing.framesAheadOfChange <= 256 + 128, "\(timing)")
         }
         #expect(engine.refusedRewindCount == 0)
-        #expect(engine.xrunCount == 0, "\(log)")
+        #expect(engine.xrunCount == 0, "\(playing.log)")
     }
 
     /// Playing alone does not wake the control side: positions (ten a second) reach it with
