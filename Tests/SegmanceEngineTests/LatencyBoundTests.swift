@@ -46,24 +46,13 @@ struct LatencyBoundTests {
         let run = try PacedRun("latency-bound", seconds: 20)
         defer { run.close() }
         let configuration = EngineConfiguration(realtimePriority: 50, lockMemory: false)
-        let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(run.tapPath),
-                                             configuration: configuration)
-        engine.recordsTimings = true
-        engine.send(StampedCommand(.load(run.part), epoch: 1))
-        engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
-        try engine.start()
+        let playing = try PlayingEngine(try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(run.tapPath),
+                                                                configuration: configuration),
+                                        part: run.part)
+        let engine = playing.engine
         defer { engine.stop(drain: false) }
-        var timings: [CommandTiming] = []
-        var log: [String] = []
-        func wait(until done: () -> Bool) throws {
-            try #require(Replay.wait(engine, timeout: 30, until: done) {
-                _ = engine.takeReports()
-                timings += engine.takeTimings()
-                log += engine.takeLog()
-            }, "\(log)")
-        }
         let period = engine.granted.periodFrames
-        try wait { engine.framesHanded >= Int64(20 * period) }
+        try playing.collect { engine.framesHanded >= Int64(20 * period) }
         var generator = SystemRandomNumberGenerator()
         var sentAt: [UInt32: Int64] = [:]
         for i in 0..<events {
@@ -72,16 +61,16 @@ struct LatencyBoundTests {
                 var fd = pollfd(fd: engine.wakeDescriptor, events: Int16(POLLIN), revents: 0)
                 _ = poll(&fd, 1, Int32((left + 999_999) / 1_000_000))
                 _ = engine.takeReports()
-                timings += engine.takeTimings()
+                playing.timings += engine.takeTimings()
             }
             let epoch = UInt32(3 + i)
             sentAt[epoch] = monotonicNanoseconds()
             engine.send(StampedCommand(.setVolume(i % 2 == 0 ? 80 : 100), epoch: epoch))
             // The engine wakes its descriptor when it reports the command handed.
-            try wait { timings.contains { $0.lastEpoch >= epoch } }
+            try playing.collect { playing.timings.contains { $0.lastEpoch >= epoch } }
         }
         var latencies: [Double] = []
-        for timing in timings {
+        for timing in playing.timings {
             for epoch in timing.firstEpoch...timing.lastEpoch {
                 if let sent = sentAt[epoch] { latencies.append(Double(timing.handedAt - sent) / 1e6) }
             }

@@ -28,31 +28,6 @@ struct RewindTests {
                                        probe: probe)
     }
 
-    /// An engine playing a run's part from its start, recording command timings, and what
-    /// it has told the control side so far.
-    final class Playing {
-        let engine: RealtimeAudioEngine
-        var timings: [CommandTiming] = []
-        var log: [String] = []
-
-        init(_ run: PacedRun, periods: Int = 8) throws {
-            engine = try RewindTests.engine(tap: run.tapPath, periods: periods)
-            engine.recordsTimings = true
-            engine.send(StampedCommand(.load(run.part), epoch: 1))
-            engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
-            try engine.start()
-        }
-
-        /// Takes in the engine's reports, log and timings until `done`.
-        func collect(until done: () -> Bool) throws {
-            try #require(Replay.wait(engine, timeout: 30, until: done) {
-                _ = engine.takeReports()
-                log += engine.takeLog()
-                timings += engine.takeTimings()
-            }, "\(log)")
-        }
-    }
-
     /// Commands sent for frames the thread has already written (2048 frames before the end
     /// of what it handed ALSA, still far ahead of the play head) are applied there by
     /// rewinding: the device ends up with exactly what the render function makes of the
@@ -199,7 +174,7 @@ struct RewindTests {
     @Test func aPlainCommandSoundsAGuardPastThePlayHeadNotABufferLater() throws {
         let run = try PacedRun("rewind-plain", seconds: 10)
         defer { run.close() }
-        let playing = try Playing(run)
+        let playing = try PlayingEngine(try Self.engine(tap: run.tapPath), part: run.part)
         let engine = playing.engine
         try playing.collect { engine.framesHanded >= 24_000 }
         playing.timings.removeAll()
@@ -234,7 +209,7 @@ struct RewindTests {
         let run = try PacedRun("rewind-refill", seconds: 10)
         defer { run.close() }
         // 512 ms: the thread wakes for room with 128 ms still queued, more than the stall.
-        let playing = try Playing(run, periods: 24)
+        let playing = try PlayingEngine(try Self.engine(tap: run.tapPath, periods: 24), part: run.part)
         let engine = playing.engine
         try playing.collect { engine.framesHanded >= 48_000 }
         playing.timings.removeAll()

@@ -42,28 +42,21 @@ struct XrunTests {
             // SCHED_FIFO where permitted, so a busy machine does not add underruns of its own
             // (if it does anyway, they are recovered like the provoked one and counted).
             let configuration = EngineConfiguration(realtimePriority: 50, lockMemory: false)
-            let engine = try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
-                                                 configuration: configuration)
-            engine.send(StampedCommand(.load(run.part), epoch: 1))
-            engine.send(StampedCommand(.play(from: 0, countdown: 0), epoch: 2))
-            try engine.start()
-            // A timeout ends the test (the engine is dropped, not drained) instead of
-            // waiting again on a device that has stopped.
-            func wait(until done: () -> Bool) throws {
-                try #require(Replay.wait(engine, timeout: 30, until: done) {
-                    _ = engine.takeReports()
-                    log += engine.takeLog()
-                }, "\(log)")
-            }
-            try wait { engine.framesHanded >= 24_000 }
+            // On a timeout the engine is dropped, not drained.
+            let playing = try PlayingEngine(try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
+                                                                    configuration: configuration),
+                                            part: run.part, recordsTimings: false)
+            let engine = playing.engine
+            defer { log = playing.log }
+            try playing.collect { engine.framesHanded >= 24_000 }
             let before = engine.xrunCount
             handedAtStall = engine.framesHanded
             engine.stallOnce(nanoseconds: 100_000_000) // the buffer holds 8 ms
-            try wait { engine.xrunCount > before }
+            try playing.collect { engine.xrunCount > before }
             let afterXrun = engine.framesHanded
-            try wait { engine.framesHanded >= afterXrun + 24_000 }
+            try playing.collect { engine.framesHanded >= afterXrun + 24_000 }
             engine.stop(drain: true)
-            log += engine.takeLog()
+            playing.log += engine.takeLog()
             #expect(engine.xrunCount > before)
             #expect(engine.position.frame > afterXrun)
         }
