@@ -21,13 +21,14 @@ import Testing
         #expect(c == DaemonConfiguration(board: "/usr/share/segmance/board/pi-gpio.toml"))
         #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance" && c.stickStatus == "/run/segmance-stick")
         #expect(c.realtimePriority == 70 && !c.autoImport)
-        #expect(c.controlPriority == 50)
+        #expect(c.controlPriority == 0)
     }
 
-    /// The control loop below the render thread: 20 below it when left out, normal when the
-    /// render thread is; a priority at or above the render thread's is refused.
+    /// The control loop at normal priority when left out, SCHED_FIFO below the render thread
+    /// when set; a priority at or above the render thread's is refused.
     @Test(arguments: [
-        ("", 50), ("realtime_priority = 0", 0), ("realtime_priority = 1", 0), ("realtime_priority = 10", 1),
+        ("", 0), ("realtime_priority = 0", 0), ("realtime_priority = 1", 0), ("realtime_priority = 10", 0),
+        ("control_priority = 50", 50), ("realtime_priority = 10\ncontrol_priority = 9", 9),
         ("control_priority = 69", 69), ("control_priority = 0", 0), ("realtime_priority = 0\ncontrol_priority = 0", 0),
     ])
     func theControlLoopRunsBelowTheRenderThread(text: String, priority: Int) throws {

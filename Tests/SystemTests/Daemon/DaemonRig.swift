@@ -114,15 +114,10 @@ final class DaemonRig {
         guard audio.line.text.hasSuffix("render thread SCHED_FIFO priority 70, memory locked") else {
             throw BoxError("the daemon's render thread did not get what segmance.service grants: \(audio.line.text)")
         }
-        // And the control loop below it (control_priority left out: 20 below), so that a
-        // button's command goes out within a period while the harness loads the other vCPU.
-        let control = try daemon.expectLine(containing: "control loop: ", timeout: 10)
-        guard control.line.text.hasSuffix("control loop: SCHED_FIFO priority 50 (what it starts runs at normal priority)") else {
-            throw BoxError("the daemon's control loop did not get SCHED_FIFO 50 within segmance.service's LimitRTPRIO: \(control.line.text)")
-        }
-        let lcdThread = try daemon.expectLine(containing: "LCD thread: ", timeout: 10)
-        guard lcdThread.line.text.hasSuffix("LCD thread: SCHED_FIFO priority 49") else {
-            throw BoxError("the daemon's LCD thread did not get SCHED_FIFO 49: \(lcdThread.line.text)")
+        // The control loop and the LCD's thread at normal priority (control_priority left
+        // out): real-time, they went with failures in 3 of 6 rehearsal runs here.
+        if let fifo = daemon.text.first(where: { $0.contains("control loop: SCHED_FIFO") || $0.contains("LCD thread: SCHED_FIFO") }) {
+            throw BoxError("the daemon's control loop or LCD thread is real-time although control_priority is left out: \(fifo)")
         }
         if let user = Self.user {
             // setpriv and prlimit exec'd into the daemon: the same process, now as the user.
