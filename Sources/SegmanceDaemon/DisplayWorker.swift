@@ -111,6 +111,15 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
             let now = clock()
             var drawn = false
             if posted {
+                // A frame handed before and due now is drawn unless the post brings one of its
+                // own: the loop wakes at the time of the last frame it handed, takes that frame
+                // as shown, and its post (nothing new to draw now) may come before this
+                // thread's timer for it (the box's LCD went from 0:03 to 0:05).
+                if frame == nil, next < upcoming.count, upcoming[next].time - Self.earlyNanoseconds <= now {
+                    while next + 1 < upcoming.count, upcoming[next + 1].time - Self.earlyNanoseconds <= now { next += 1 }
+                    display.show(upcoming[next].frame, now: now)
+                    drawn = true
+                }
                 upcoming = handed
                 next = 0
                 if let frame {

@@ -112,6 +112,25 @@ import Testing
         #expect(rig.texts == ["playing", "paused", "b", "c"])
     }
 
+    /// A frame handed ahead whose time has come is drawn when a post with nothing to draw
+    /// now replaces the list before the thread's timer for it fired: the loop wakes at the
+    /// time of the last frame it handed and takes that frame as shown. (It was dropped, and
+    /// the box's LCD went from 0:03 to 0:05.)
+    @Test func aFrameHandedAheadAndDueIsDrawnWhenAPostReplacesTheListAtItsTime() throws {
+        let rig = try Rig()
+        defer { rig.worker.stop() }
+        rig.worker.post(Self.frame("0:03"), upcoming: [(10 * Self.second, Self.frame("0:04"))])
+        try rig.waitForPoll()
+        // The clock reaches 0:04's time without waking the thread (its timer not fired yet).
+        rig.now.withLock { $0 = 10 * Self.second }
+        rig.worker.post(nil, upcoming: [(11 * Self.second, Self.frame("0:05"))])
+        try rig.waitForPoll()
+        #expect(rig.texts == ["0:03", "0:04"])
+        rig.move(to: 11 * Self.second)
+        try rig.waitForPoll()
+        #expect(rig.texts == ["0:03", "0:04", "0:05"])
+    }
+
     /// A frame posted and, before the thread took it, a post that only hands frames ahead
     /// (the loop passed again, nothing changed on screen): the frame is still drawn. (It was
     /// lost, and in the box the A mark reached the LCD late.) And frames handed ahead after
