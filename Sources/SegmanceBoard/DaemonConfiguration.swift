@@ -50,8 +50,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     }
 
     /// The control loop's priority when none is configured: normal scheduling. In the board in
-    /// a box (qemu, TCG) a SCHED_FIFO control loop and LCD thread went with failures in 4 of 7
-    /// rehearsal runs (underruns, a screen not seen, the audio), against none in 3 at normal priority.
+    /// a box (qemu, TCG) a SCHED_FIFO control loop and LCD thread went with underruns or audio
+    /// unlike the twin's in 3 of 7 rehearsal runs, against none in 5 at normal priority.
     static func controlPriority(below _: Int) -> Int { 0 }
 
     /// Parses and checks a configuration read from `file`.

@@ -115,7 +115,7 @@ final class DaemonRig {
             throw BoxError("the daemon's render thread did not get what segmance.service grants: \(audio.line.text)")
         }
         // The control loop and the LCD's thread at normal priority (control_priority left
-        // out): real-time, they went with failures in 4 of 7 rehearsal runs here.
+        // out): real-time, they went with underruns in 3 of 7 rehearsal runs here.
         if let fifo = daemon.text.first(where: { $0.contains("control loop: SCHED_FIFO") || $0.contains("LCD thread: SCHED_FIFO") }) {
             throw BoxError("the daemon's control loop or LCD thread is real-time although control_priority is left out: \(fifo)")
         }
