@@ -546,14 +546,21 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// them on the control side).
     public var pendingCommands: Int { context.pointee.commands.count + waiting.count }
 
-    /// Test hook: the render thread sleeps this long once, before its next write (deep-buffer
-    /// scheduling: before rendering its next chunk), as a stalled system would make it.
+    /// Test hook: the render thread sleeps this long once, before its next write, as a
+    /// stalled system would make it.
     func stallOnce(nanoseconds: Int) {
         context.pointee.stallNanoseconds.store(nanoseconds, ordering: .relaxed)
     }
 
-    /// Whether the stall of `stallOnce` is still to come (false once the thread has begun it).
-    var stallPending: Bool { context.pointee.stallNanoseconds.load(ordering: .relaxed) != 0 }
+    /// Test hook (deep-buffer scheduling): the render thread holds at the start of a chunk of
+    /// its next refill until a command is queued (a second at most), and wakes the control
+    /// side as it begins to (`isHoldingForCommand`).
+    func holdForCommand() {
+        context.pointee.holdForCommand.store(1, ordering: .relaxed)
+    }
+
+    /// Whether the render thread holds for a command (`holdForCommand`).
+    var isHoldingForCommand: Bool { context.pointee.holdForCommand.load(ordering: .acquiring) == 2 }
 
     private func log(_ line: String) { logLines.append(line) }
 }

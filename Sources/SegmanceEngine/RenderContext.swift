@@ -94,6 +94,9 @@ struct RenderContext: ~Copyable {
     let droppedEvents: UnsafeAtomic<Int>
     /// Test hook: the thread sleeps this long once, before its next write.
     let stallNanoseconds: UnsafeAtomic<Int>
+    /// Test hook (deep-buffer scheduling): 1 asks the thread to hold at its next refill's
+    /// chunk until a command is queued; it is 2 while the thread holds.
+    let holdForCommand: UnsafeAtomic<Int>
     /// What `probe.end` returned; -1 before the thread ends.
     let probeResult: UnsafeAtomic<Int>
     /// Rewinds done, and rewinds the device refused or cut short (the commands then
@@ -177,6 +180,7 @@ struct RenderContext: ~Copyable {
         delayFrames = .create(0)
         droppedEvents = .create(0)
         stallNanoseconds = .create(0)
+        holdForCommand = .create(0)
         probeResult = .create(-1)
         rewinds = .create(0)
         rewindsRefused = .create(0)
@@ -213,6 +217,7 @@ struct RenderContext: ~Copyable {
         delayFrames.destroy()
         droppedEvents.destroy()
         stallNanoseconds.destroy()
+        holdForCommand.destroy()
         probeResult.destroy()
         spanWords.deinitialize(count: Renderer.historyCapacity * 4)
         spanWords.deallocate()

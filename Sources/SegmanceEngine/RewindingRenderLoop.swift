@@ -95,8 +95,7 @@ enum RewindingRenderLoop {
             var failed = false
             var staged = 0
             while room >= chunk {
-                let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
-                if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
+                if c.pointee.holdForCommand.load(ordering: .relaxed) == 1 { holdForCommand(c) }
                 let clock = c.pointee.renderer.clockInPlace()
                 c.pointee.snapshots[slot(c, clock)] = c.pointee.renderer.snapshotInPlace()
                 if let applied = RenderLoop.renderPeriod(c, into: c.pointee.floats + staged &* 2, pending: &pending,
@@ -116,6 +115,8 @@ enum RewindingRenderLoop {
                     SampleConversion.convert(c.pointee.floats, count: staged &* 2, to: c.pointee.format,
                                              into: c.pointee.bytes)
                 }
+                let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
+                if stall > 0 { RenderLoop.sleep(nanoseconds: stall) }
                 guard RenderLoop.write(c, frames: staged, pushed: &pushed) else { failed = true; break }
                 staged = 0
                 if changed {
@@ -156,6 +157,17 @@ enum RewindingRenderLoop {
         }
         if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
         RenderLoop.wake(c)
+    }
+
+    /// Test hook (`RealtimeAudioEngine.holdForCommand`): tells the control side it holds,
+    /// then waits on the command eventfd (a second at most) so that a command arrives
+    /// inside the refill, at a known place.
+    static func holdForCommand(_ c: UnsafeMutablePointer<RenderContext>) {
+        c.pointee.holdForCommand.store(2, ordering: .releasing)
+        RenderLoop.wake(c)
+        var fd = pollfd(fd: c.pointee.commandFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, 1_000)
+        c.pointee.holdForCommand.store(0, ordering: .releasing)
     }
 
     /// Snapshot slot of a chunk boundary.

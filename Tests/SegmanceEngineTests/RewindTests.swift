@@ -1,5 +1,4 @@
 import ALSA
-import MonotonicTime
 import Foundation
 import SegmanceAudio
 import SegmanceCore
@@ -202,23 +201,21 @@ struct RewindTests {
     /// A command that comes while the thread refills the buffer is not applied in the
     /// refill, as far past the play head as the refill has got: the refill stops and the
     /// thread rewinds for it, so it sounds the guard past the play head like any other.
-    /// The thread is held (`stallOnce`) at the start of a refill's chunk and the command
+    /// The thread is held (`holdForCommand`) at the start of a refill's chunk and the command
     /// sent meanwhile; applied in the refill, it sounded a buffer late, and the commands
     /// after it were held behind it (a rewind never goes back past the last command).
     @Test func aCommandThatComesDuringARefillIsRewoundForNotAppliedInTheRefill() throws {
         let run = try PacedRun("rewind-refill", seconds: 10)
         defer { run.close() }
-        // 512 ms: the thread wakes for room with 128 ms still queued, more than the stall.
+        // 512 ms: the thread wakes for room with 128 ms still queued.
         let playing = try PlayingEngine(try Self.engine(tap: run.tapPath, periods: 24), part: run.part)
         let engine = playing.engine
         try playing.collect { engine.framesHanded >= 48_000 }
         playing.timings.removeAll()
         for epoch in UInt32(3)...6 {
-            engine.stallOnce(nanoseconds: 60_000_000)
-            // Looked at every 0.1 ms: the command must go while the thread is held.
-            let deadline = monotonicNanoseconds() + 30_000_000_000
-            while engine.stallPending && monotonicNanoseconds() < deadline { usleep(100) }
-            try #require(!engine.stallPending, "the render thread never reached a refill")
+            engine.holdForCommand()
+            // The thread wakes the control side as it begins to hold.
+            try playing.collect { engine.isHoldingForCommand }
             let count = playing.timings.count
             engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
             try playing.collect { playing.timings.count > count }
