@@ -2,6 +2,22 @@ import SegmanceCore
 import SegmanceLibrary
 
 extension Appliance {
+    /// Whether two saves write the same thing (a later one replaces an earlier that failed).
+    static func sameTarget(_ x: Persist, _ y: Persist) -> Bool {
+        switch (x, y) {
+        case (.resume, .resume), (.settings, .settings): return true
+        case (.savedLoop(let r1, let p1, _, _), .savedLoop(let r2, let p2, _, _)),
+             (.savedLoop(let r1, let p1, _, _), .stickLoopBack(let r2, let p2, _)),
+             (.stickLoopBack(let r1, let p1, _), .savedLoop(let r2, let p2, _, _)),
+             (.stickLoopBack(let r1, let p1, _), .stickLoopBack(let r2, let p2, _)),
+             (.grid(let r1, let p1, _, _), .grid(let r2, let p2, _, _)),
+             (.partSpeed(let r1, let p1, _, _), .partSpeed(let r2, let p2, _, _)):
+            return r1 == r2 && p1 == p2
+        case (.countdownChoice(let r1, _), .countdownChoice(let r2, _)): return r1 == r2
+        default: return false
+        }
+    }
+
     /// A write to the library as the log says it: parts numbered from 1, settings as the
     /// library stores them (`KEY=VALUE`, the keys of `segmance library settings`).
     static func describe(_ persist: Persist) -> String {
@@ -17,6 +33,10 @@ extension Appliance {
             return "one \"\(routine)\" part \(part + 1) frame \(grid.one)"
         case .partSpeed(let routine, let part, _, let speed):
             return "speed \"\(routine)\" part \(part + 1) \(speed)%"
+        case .countdownChoice(let routine, let choice):
+            return "countdown \"\(routine)\" uses \(choice == .routine ? "the routine's" : "mine")"
+        case .stickLoopBack(let routine, let part, _):
+            return "loop \"\(routine)\" part \(part + 1) the stick's again"
         }
     }
 }

@@ -43,6 +43,10 @@ public enum Event: Equatable, Sendable {
     case importFinished(ImportSummary)
     /// Something to tell the performer (stick found, a problem, import progress).
     case notice(Notice)
+    /// A save the core asked for did not reach the card (it is kept and tried again).
+    case saveFailed(diskFull: Bool)
+    /// Every save that had failed has now reached the card.
+    case unsavedWorkSaved
     /// The appliance is about to stop (the service is stopped, the board shuts down):
     /// the audio ramps out instead of being cut, and where the performer was is kept.
     case shuttingDown

@@ -15,6 +15,9 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed while the music plays, the beat nearest becomes the "1".
         case oneHere = "One here"
         case countVoice = "Count voice"
+        /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
+        /// press hid it, or a loop set on the box replaced it).
+        case stickLoop = "Stick loop"
     }
 
     public enum Page: Equatable, Sendable {

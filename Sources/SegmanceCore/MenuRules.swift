@@ -17,6 +17,10 @@ enum MenuRules {
                 state.menu = nil
                 return Player.setOne(&state)
             }
+            if item == .stickLoop {
+                state.menu = nil
+                return Player.bringBackStickLoop(&state)
+            }
             menu = item == .routines
                 ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
                 : Menu(page: .editing(item), cursor: 0)
@@ -33,7 +37,11 @@ enum MenuRules {
         case .editing(let item):
             state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
             // Saved once, when the value is left, not at every detent.
-            return [.persist(.settings(state.settings))]
+            var effects: [Effect] = [.persist(.settings(state.settings))]
+            if item == .countdown, let routine = state.routine, routine.countdown != nil {
+                effects.append(.persist(.countdownChoice(routine: routine.title, choice: routine.countdownChoice)))
+            }
+            return effects
         }
     }
 
@@ -59,19 +67,7 @@ enum MenuRules {
         case .routines:
             return []
         case .countdown:
-            // Off, the seconds, then the count-ins in beats.
-            let seconds = Settings.countdownChoices, beats = Settings.countInBeatChoices
-            let i = state.settings.countdownBeats > 0
-                ? seconds.count + (beats.firstIndex(of: state.settings.countdownBeats) ?? 0)
-                : seconds.firstIndex(of: state.settings.countdown) ?? 0
-            let j = clamp(i + detents, 0, seconds.count + beats.count - 1)
-            if j < seconds.count {
-                state.settings.countdown = seconds[j]
-                state.settings.countdownBeats = 0
-            } else {
-                state.settings.countdownBeats = beats[j - seconds.count]
-            }
-            return Player.loopEffects(&state)
+            return editCountdown(by: detents, &state)
         case .countdownBeforeRepeat:
             state.settings.countdownBeforeRepeat = up
             return Player.loopEffects(&state)
@@ -103,7 +99,7 @@ enum MenuRules {
         case .turnBy:
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
-        case .oneHere:
+        case .oneHere, .stickLoop:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)
@@ -111,6 +107,38 @@ enum MenuRules {
             state.settings.countVoice = voice
             return [.audio(.setCountVoice(voice), epoch: state.epoch)]
         }
+    }
+
+    /// The count-ins offered, in order: the routine's own first when its stick gives one
+    /// ("stick" on the screen), then the teacher's: off, the seconds, the count-ins in beats.
+    /// Any of the teacher's is theirs for every routine; on a routine with its own it says
+    /// "mine" and the routine keeps that choice.
+    private static func editCountdown(by detents: Int, _ state: inout PlayerState) -> [Effect] {
+        let seconds = Settings.countdownChoices, beats = Settings.countInBeatChoices
+        let hasOwn = state.routine?.countdown != nil
+        let first = hasOwn ? 1 : 0
+        let i: Int
+        if state.routine?.usesOwnCountdown == true {
+            i = 0
+        } else if state.settings.countdownBeats > 0 {
+            i = first + seconds.count + (beats.firstIndex(of: state.settings.countdownBeats) ?? 0)
+        } else {
+            i = first + (seconds.firstIndex(of: state.settings.countdown) ?? 0)
+        }
+        let j = clamp(i + detents, 0, first + seconds.count + beats.count - 1)
+        if let r = state.routineIndex, hasOwn {
+            state.routines[r].countdownChoice = j == 0 ? .routine : .mine
+        }
+        if j >= first {
+            let k = j - first
+            if k < seconds.count {
+                state.settings.countdown = seconds[k]
+                state.settings.countdownBeats = 0
+            } else {
+                state.settings.countdownBeats = beats[k - seconds.count]
+            }
+        }
+        return Player.loopEffects(&state)
     }
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }

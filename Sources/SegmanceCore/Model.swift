@@ -50,9 +50,12 @@ public struct Part: Equatable, Sendable {
     /// Length of the part in frames (equals `range.count` when cut).
     public var length: FramePosition
     public var moves: [Move]
-    /// A loop saved with the part (from the manifest or learned on the device);
-    /// it is armed whenever the part is entered.
+    /// The loop in force for the part: the one set on the box when there is one, else the
+    /// stick's (`stickLoop`); nil when the box cleared it. It is armed whenever the part is entered.
     public var savedLoop: ABLoop?
+    /// The loop the stick's routine.toml gave: never changed on the box, only hidden (a
+    /// LOOP press clears `savedLoop`) and brought back (*Stick loop* in the menu).
+    public var stickLoop: ABLoop?
     /// The part's beat (from the manifest, detected at import, or the "1" the performer set);
     /// nil when it has no steady beat.
     public var grid: BeatGrid?
@@ -62,13 +65,14 @@ public struct Part: Equatable, Sendable {
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100) {
+                speed: Int = 100, stickLoop: ABLoop? = nil) {
         self.title = title
         self.audio = audio
         self.range = range
         self.length = length
         self.moves = moves
         self.savedLoop = savedLoop
+        self.stickLoop = stickLoop
         self.grid = grid
         self.speed = Player.clampSpeed(speed)
     }
@@ -79,18 +83,35 @@ public struct Part: Equatable, Sendable {
     }
 }
 
+/// Whose count-in a routine uses when its stick gives one.
+public enum CountdownChoice: String, Equatable, Sendable {
+    /// The routine's own, from its routine.toml.
+    case routine
+    /// The teacher's *Countdown* setting, the one every routine without its own uses.
+    case mine
+}
+
 /// A performance: a title, a subtitle and ordered parts.
 public struct Routine: Equatable, Sendable {
     public var title: String
     public var subtitle: String
-    /// Countdown in seconds set by the routine's manifest; nil leaves the setting alone.
+    /// The count-in in seconds the stick's routine.toml gives (0: none): the routine's default,
+    /// never written into the settings; nil when it gives none.
     public var countdown: Int?
+    /// Chosen on the box: the routine's own count-in or the teacher's (only matters when
+    /// `countdown` is set).
+    public var countdownChoice: CountdownChoice
     public var parts: [Part]
 
-    public init(title: String, subtitle: String = "", countdown: Int? = nil, parts: [Part]) {
+    public init(title: String, subtitle: String = "", countdown: Int? = nil, parts: [Part],
+                countdownChoice: CountdownChoice = .routine) {
         self.title = title
         self.subtitle = subtitle
         self.countdown = countdown
+        self.countdownChoice = countdownChoice
         self.parts = parts
     }
+
+    /// The routine's own count-in is in force (it has one, and the teacher did not choose theirs).
+    public var usesOwnCountdown: Bool { countdown != nil && countdownChoice == .routine }
 }

@@ -29,6 +29,10 @@ public enum Persist: Equatable, Sendable {
     case grid(routine: String, part: Int, partTitle: String, grid: BeatGrid)
     /// A part's practice speed set on the device (percent, 100 = as recorded).
     case partSpeed(routine: String, part: Int, partTitle: String, speed: Int)
+    /// Whose count-in a routine with its own uses, chosen on the device.
+    case countdownChoice(routine: String, choice: CountdownChoice)
+    /// The part's loop from the stick is in force again: what the device set for it is forgotten.
+    case stickLoopBack(routine: String, part: Int, partTitle: String)
 }
 
 /// What the library holds at boot.

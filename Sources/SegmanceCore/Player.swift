@@ -8,6 +8,8 @@ public enum Player {
     public static let minimumLoopMilliseconds: Int64 = 500
     /// How long short "you can't do that" hints stay on screen.
     public static let hintDuration: Int64 = 1_500_000_000
+    /// How long "Card full: not saved" stays: long enough to be read from across the room.
+    public static let saveFailedDuration: Int64 = 5_000_000_000
     /// How long the routine's title shows on the now-playing screen after a part change
     /// or the encoder's long push.
     public static let titleDuration: Int64 = 3_000_000_000
@@ -79,6 +81,15 @@ public enum Player {
             return []
         case .notice(let notice):
             enqueue(notice, &state)
+            return []
+        case .saveFailed(let diskFull):
+            // Once on screen (or waiting) is enough: the edges retry until it lands.
+            let notice = Notice(.problem, diskFull ? ["Card full:", "not saved"] : ["Card error:", "not saved"],
+                                duration: saveFailedDuration)
+            if state.notice?.notice != notice && !state.pendingNotices.contains(notice) { enqueue(notice, &state) }
+            return []
+        case .unsavedWorkSaved:
+            enqueue(Notice(.info, ["Saved now"], duration: hintDuration), &state)
             return []
         case .heard(let frame):
             // Playing, "here" is what was heard; otherwise nothing sounded, and the place
@@ -268,7 +279,7 @@ public enum Player {
                                                       firstCount: countIn.firstCount, total: countIn.beats))
             return [.audio(.countIn(from: position, countIn), epoch: bumpEpoch(&state))]
         }
-        let seconds = state.settings.countInCount
+        let seconds = state.countInCount
         state.transport = seconds > 0
             ? .countingDown(Countdown(remaining: seconds, origin: origin)) : .playing
         return [.audio(.play(from: position, countdown: seconds), epoch: bumpEpoch(&state))]
@@ -327,10 +338,8 @@ public enum Player {
         guard state.routines.indices.contains(index) else { return [] }
         state.routineIndex = index
         let routine = state.routines[index]
-        if let countdown = routine.countdown {
-            state.settings.countdown = countdown
-            state.settings.countdownBeats = 0
-        }
+        // A routine's own count-in is its default (`PlayerState.countdownSeconds`): choosing
+        // it never writes the teacher's settings.
         enqueue(Notice(.info, [routine.title, routine.subtitle].filter { !$0.isEmpty },
                        duration: hintDuration), &state)
         return loadPart(routine.parts.indices.contains(part) ? part : 0, &state)
@@ -436,10 +445,32 @@ public enum Player {
                                     partTitle: part.title, loop: loop))]
     }
 
+    /// *Stick loop* in the menu: the loop the stick gave the part is in force again and
+    /// armed; what the box set for the part's loop (a clear, another loop) is forgotten.
+    static func bringBackStickLoop(_ state: inout PlayerState) -> [Effect] {
+        guard let r = state.routineIndex, let part = state.part else { return [] }
+        guard let stick = part.stickLoop else {
+            hint("No stick loop", &state)
+            return []
+        }
+        state.routines[r].parts[state.partIndex].savedLoop = stick
+        state.loop = .ab(stick)
+        var effects = loopEffects(&state)
+        if !(stick.a..<stick.b).contains(here(state)) {
+            // Outside the loop: to its start, as entering the part goes; a jump while playing counts in again.
+            switch state.transport {
+            case .playing, .countingDown: effects += start(from: stick.a, origin: .playing, &state)
+            case .paused, .stopped: state.position = stick.a
+            }
+        }
+        return effects + [.persist(.stickLoopBack(routine: state.routines[r].title, part: state.partIndex,
+                                                  partTitle: part.title))]
+    }
+
     /// The loop region and the follow-on part that the audio side needs for the current state.
     static func loopEffects(_ state: inout PlayerState) -> [Effect] {
         guard let part = state.part else { return [] }
-        let repeatCountdown = state.settings.countdownBeforeRepeat ? state.settings.countInCount : 0
+        let repeatCountdown = state.settings.countdownBeforeRepeat ? state.countInCount : 0
         let pause = loopPauseFrames(state)
         let passes = state.settings.loopPasses
         let region: LoopRegion?
@@ -623,7 +654,7 @@ public enum Player {
     /// (or none), or the part has no beat grid. The music's next beat (the "1" when the
     /// start is on one) falls one beat after the last count.
     static func countIn(to position: FramePosition, _ state: PlayerState) -> CountIn? {
-        let beats = state.settings.countdownBeats
+        let beats = state.countdownBeats
         guard beats > 0, let grid = state.part?.grid else { return nil }
         let target = grid.beat(atOrAfter: position, sampleRate: state.sampleRate)
         let lead = max(0, grid.frame(ofBeat: target) - position)

@@ -164,6 +164,23 @@ public struct PlayerState: Equatable, Sendable {
         return currentMoveIndex
     }
 
+    /// The count-in in force, in layers: the routine's own (from its stick) unless the teacher
+    /// chose theirs for it, else the teacher's *Countdown* setting. Seconds (0: none), or
+    /// beats when `countdownBeats` is above 0.
+    public var countdownSeconds: Int {
+        if let routine, routine.usesOwnCountdown, let own = routine.countdown { return own }
+        return settings.countdown
+    }
+
+    /// The count-in in beats in force (0: it counts seconds); a routine's own count-in is in seconds.
+    public var countdownBeats: Int {
+        if let routine, routine.usesOwnCountdown { return 0 }
+        return settings.countdownBeats
+    }
+
+    /// The count-in's length in force: beats when it counts beats, else seconds; 0 is none.
+    public var countInCount: Int { countdownBeats > 0 ? countdownBeats : countdownSeconds }
+
     /// Whether a loop (A–B or the whole part) is on, so its passes are counted.
     public var loopIsOn: Bool {
         switch loop {

@@ -56,11 +56,13 @@ extension Library {
                 var keys = PartKeys()
                 var keyOfPart: [Int64: String] = [:]
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT p.id, p.title, s.partId IS NOT NULL AS edited, s.a, s.b, o.one AS savedOne
+                    SELECT p.id, p.title, p.start, p.length, p.isCut,
+                           s.partId IS NOT NULL AS edited, s.a, s.b, o.one AS savedOne
                     FROM part p LEFT JOIN savedLoop s ON s.partId = p.id LEFT JOIN savedOne o ON o.partId = p.id
                     WHERE p.routineId = ? ORDER BY p.position
                     """, arguments: [routineId]) {
-                    let key = keys.next(row["title"])
+                    let cut: Range<Int64>? = row["isCut"] ? (row["start"] as Int64)..<(row["start"] + row["length"]) : nil
+                    let key = keys.next(row["title"], cut: cut)
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
                     if let one: Int64 = row["savedOne"] { learnedOne[key] = one }
@@ -91,11 +93,12 @@ extension Library {
             for (position, part) in routine.parts.enumerated() {
                 try db.execute(sql: """
                     INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                                      beatFrames, one, gridOrigin)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      beatFrames, one, gridOrigin, stickSpeed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                                      part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
-                                     part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue])
+                                     part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
+                                     part.speed == 100 ? nil : part.speed])
                 let partId = db.lastInsertedRowID
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
@@ -104,7 +107,7 @@ extension Library {
                         VALUES (?, ?, (SELECT id FROM moveType WHERE name = ?), ?, ?, ?)
                         """, arguments: [partId, m, move.type.name, move.name, move.note, move.cue])
                 }
-                let key = keys.next(part.title)
+                let key = keys.next(part.title, cut: part.range)
                 if let speed = learnedSpeed[key] {
                     try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)", arguments: [partId, speed])
                 } else if part.speed != 100 {
@@ -131,12 +134,15 @@ extension Library {
     }
 }
 
-/// Names parts across a re-import: the title, and which of the parts with that title it is.
+/// Names parts across a re-import: the title and the cut (a whole file's part has none), and
+/// which of the parts alike it is. A part whose cut changed on the stick is a new part: what
+/// the box set for the old one (a loop, a speed, a "1") would not fit it.
 struct PartKeys {
     private var seen: [String: Int] = [:]
-    mutating func next(_ title: String) -> String {
-        let n = seen[title, default: 0]
-        seen[title] = n + 1
-        return "\(n)#\(title)"
+    mutating func next(_ title: String, cut: Range<Int64>?) -> String {
+        let base = "\(title)#" + (cut.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "whole")
+        let n = seen[base, default: 0]
+        seen[base] = n + 1
+        return "\(n)#\(base)"
     }
 }

@@ -176,7 +176,38 @@ public final class Library: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
                                arguments: [partId, Player.clampSpeed(speed)])
                 return true
+            case .countdownChoice(let routine, let choice):
+                try db.execute(sql: "UPDATE routine SET countdownChoice = ? WHERE title = ?",
+                               arguments: [choice == .routine ? nil : choice.rawValue, routine])
+                return db.changesCount > 0
+            case .stickLoopBack(let routine, let part, let title):
+                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
+                    return false
+                }
+                try db.execute(sql: "DELETE FROM savedLoop WHERE partId = ?", arguments: [partId])
+                return true
             }
+        }
+    }
+
+    /// Forgets what the box set for the routine titled `title` (its teacher's layer: loops set
+    /// or cleared, speeds, the "1"s, whose count-in it uses), so the stick's values are in
+    /// force again. False when there is no such routine.
+    @discardableResult
+    public func restoreStickValues(titled title: String) throws -> Bool {
+        try write("restore the stick's values of \"\(title)\"") { db in
+            guard let routineId = try Int64.fetchOne(db, sql: "SELECT id FROM routine WHERE title = ?",
+                                                     arguments: [title]) else { return false }
+            let parts = "SELECT id FROM part WHERE routineId = ?"
+            try db.execute(sql: "DELETE FROM savedLoop WHERE partId IN (\(parts))", arguments: [routineId])
+            try db.execute(sql: "DELETE FROM savedOne WHERE partId IN (\(parts))", arguments: [routineId])
+            try db.execute(sql: "DELETE FROM partSpeed WHERE partId IN (\(parts))", arguments: [routineId])
+            try db.execute(sql: """
+                INSERT INTO partSpeed (partId, speed, learned)
+                SELECT id, stickSpeed, 0 FROM part WHERE routineId = ? AND stickSpeed IS NOT NULL
+                """, arguments: [routineId])
+            try db.execute(sql: "UPDATE routine SET countdownChoice = NULL WHERE id = ?", arguments: [routineId])
+            return true
         }
     }
 

@@ -13,6 +13,9 @@ enum LibrarySchema {
         migrator.registerMigration("partSpeed") { db in
             try db.execute(sql: partSpeed)
         }
+        migrator.registerMigration("layers") { db in
+            try db.execute(sql: layers)
+        }
         return migrator
     }
 
@@ -38,6 +41,16 @@ enum LibrarySchema {
             speed INTEGER NOT NULL CHECK (speed BETWEEN 50 AND 150),
             learned INTEGER NOT NULL DEFAULT 1
         );
+        """
+
+    /// The teacher's layer beside the stick's: whose count-in a routine with its own uses
+    /// (NULL: the routine's), and the speed the stick gave each part (NULL: 100 %), kept apart
+    /// from `partSpeed`, which a speed set on the device replaces, so the stick's can come back.
+    static let layers = """
+        ALTER TABLE routine ADD COLUMN countdownChoice TEXT
+            CHECK (countdownChoice IS NULL OR countdownChoice IN ('routine', 'mine'));
+        ALTER TABLE part ADD COLUMN stickSpeed INTEGER CHECK (stickSpeed IS NULL OR stickSpeed BETWEEN 50 AND 150);
+        UPDATE part SET stickSpeed = (SELECT speed FROM partSpeed WHERE partSpeed.partId = part.id AND learned = 0);
         """
 
     static let v1 = """

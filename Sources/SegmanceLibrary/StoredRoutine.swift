@@ -15,6 +15,8 @@ public struct StoredRoutine: Equatable, Sendable {
         /// The grid it was imported with (manifest or detected); `part.grid` has the
         /// performer's "1" when one was set on the device.
         public var importedGrid: BeatGrid?
+        /// The speed the stick gave (percent); `part.speed` is the device's when one was set there.
+        public var stickSpeed: Int
         /// Frames of the whole media file the part is cut from.
         public var mediaFrames: Int64
         let id: Int64
@@ -31,6 +33,7 @@ public struct StoredRoutine: Equatable, Sendable {
     /// The routine exactly as imported (manifest loops, not the device's).
     public var asImported: Routine {
         var r = routine
+        r.countdownChoice = .routine
         for i in r.parts.indices {
             r.parts[i].savedLoop = parts[i].manifestLoop
             r.parts[i].grid = parts[i].importedGrid
@@ -46,12 +49,15 @@ extension Library {
         let arguments: StatementArguments = title.map { [$0] } ?? []
         var routines: [Int64: StoredRoutine] = [:]
         var order: [Int64] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, title, subtitle, countdown, digest, sourcePath FROM routine" + filter,
-                                    arguments: arguments) {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, title, subtitle, countdown, countdownChoice, digest, sourcePath FROM routine
+            """ + filter, arguments: arguments) {
             let id: Int64 = row["id"]
             order.append(id)
+            let choice = (row["countdownChoice"] as String?).flatMap(CountdownChoice.init(rawValue:)) ?? .routine
             routines[id] = StoredRoutine(routine: Routine(title: row["title"], subtitle: row["subtitle"],
-                                                          countdown: row["countdown"], parts: []),
+                                                          countdown: row["countdown"], parts: [],
+                                                          countdownChoice: choice),
                                          parts: [], sourcePath: row["sourcePath"], id: id, digest: row["digest"])
         }
         guard !routines.isEmpty else { return [] }
@@ -68,7 +74,7 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
-                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed
             FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
             LEFT JOIN savedOne o ON o.partId = p.id LEFT JOIN partSpeed sp ON sp.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
@@ -86,11 +92,12 @@ extension Library {
             let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
-                            speed: row["speed"] ?? 100)
+                            speed: row["speed"] ?? 100, stickLoop: manifestLoop)
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(
                 part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop, importedGrid: importedGrid,
+                stickSpeed: row["stickSpeed"] ?? 100,
                 mediaFrames: row["mediaFrames"], id: id, position: row["position"]))
         }
         return order.compactMap { routines[$0] }.sorted { FileNames.naturalLess($0.routine.title, $1.routine.title) }

@@ -203,7 +203,8 @@ public struct RoutineBuilder {
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
             parts.append(Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
                               audio: audio.reference, range: cut, length: length,
-                              moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100))
+                              moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
+                              stickLoop: spec.loop))
         }
         return (parts, issues, failedAudio)
     }

@@ -219,6 +219,10 @@ public enum Screen {
             }, cursor: menu.cursor, into: &f, now: now)
         case .editing(let item):
             f.line(item.rawValue, row: 0, now: now)
+            if let layer = layer(of: item, state) {
+                let tag = LCDText.bytes(layer)
+                f.put(tag, row: 0, column: max(item.rawValue.utf8.count + 1, f.columns - tag.count))
+            }
             let v = LCDText.bytes("< \(value(of: item, state)) >")
             f.put(v, row: f.rows >= 4 ? 2 : 1, column: max(0, (f.columns - v.count) / 2))
         }
@@ -260,8 +264,8 @@ public enum Screen {
         switch item {
         case .routines: return ""
         case .countdown:
-            if s.countdownBeats > 0 { return "\(s.countdownBeats) beats" }
-            return s.countdown == 0 ? "Off" : "\(s.countdown) s"
+            if state.countdownBeats > 0 { return "\(state.countdownBeats) beats" }
+            return state.countdownSeconds == 0 ? "Off" : "\(state.countdownSeconds) s"
         case .countdownBeforeRepeat: return s.countdownBeforeRepeat ? "On" : "Off"
         case .atPartEnd: return s.atPartEnd == .stop ? "Stop" : "Next"
         case .volume: return "\(s.volume)%"
@@ -287,7 +291,17 @@ public enum Screen {
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
+        case .stickLoop:
+            guard let part = state.part, let stick = part.stickLoop else { return "None" }
+            return part.savedLoop == stick ? "On" : "Off"
         }
+    }
+
+    /// Where the value being edited comes from, where that matters: a routine whose stick gives
+    /// its own count-in uses it ("stick") unless the teacher chose theirs ("mine").
+    static func layer(of item: Menu.Item, _ state: PlayerState) -> String? {
+        guard item == .countdown, let routine = state.routine, routine.countdown != nil else { return nil }
+        return routine.usesOwnCountdown ? "stick" : "mine"
     }
 
     /// The symbol always shows the real state of the transport.

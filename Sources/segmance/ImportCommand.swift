@@ -12,7 +12,9 @@ struct Import: ParsableCommand {
         discussion: """
         Each routine is imported whole or not at all. A routine of the same title is \
         replaced, keeping the loops and the resume point of parts that still exist; \
-        identical content changes nothing. Exits with status 1 when anything was not imported.
+        identical content changes nothing. What was set on the box (loops, speeds, "1"s, \
+        the count-in choice) is kept, unless --restore-stick-values is given. Exits with \
+        status 1 when anything was not imported.
         """)
 
     @Argument(help: "The stick's folder (its mount point).")
@@ -20,10 +22,14 @@ struct Import: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
+    @Flag(help: "Bring back the stick's loops, speeds, beats and count-in of every routine imported (also unchanged ones).")
+    var restoreStickValues = false
+
     func run() throws {
         let library = try options.open()
         let tty = isatty(STDERR_FILENO) == 1
         var problems = 0
+        var imported: [String] = []
         let summary = Importer(library: library).run(directory) { event in
             switch event {
             case .started(let count):
@@ -34,11 +40,17 @@ struct Import: ParsableCommand {
                 problems += 1
                 Console.error((tty ? "\r\u{1B}[K" : "") + "problem: \(problem)\n")
             case .routine(let title, let outcome):
+                imported.append(title)
                 Console.out((tty ? "\r\u{1B}[K" : "") + "\(title): \(outcome.rawValue)\n")
             case .routineFailed(let title, let reason):
                 Console.out((tty ? "\r\u{1B}[K" : "") + "\(title): not imported (\(reason))\n")
             case .finished(let summary):
                 Console.out(summary.lines.joined(separator: ": ") + "\n")
+            }
+        }
+        if restoreStickValues {
+            for title in imported where try library.restoreStickValues(titled: title) {
+                Console.out("\(title): the stick's values are in force again\n")
             }
         }
         if problems > 0 || summary.failed > 0 || summary.stopped != nil { throw ExitCode(1) }

@@ -7,7 +7,8 @@ struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "List, show, remove and check the routines in the library; its settings and resume point.",
-        subcommands: [List.self, Show.self, Remove.self, Check.self, SettingsCommand.self, ResumeCommand.self])
+        subcommands: [List.self, Show.self, Remove.self, Restore.self, Check.self, SettingsCommand.self,
+                      ResumeCommand.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the routines.")
@@ -53,6 +54,19 @@ struct LibraryCommand: ParsableCommand {
             let library = try options.open()
             guard try library.remove(titled: routine) else { throw notFound(routine, in: library) }
             Console.out("Removed \"\(routine)\".\n")
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring back the stick's values of a routine: forget the loops, speeds, \"1\"s and count-in choice set on the box.")
+        @Argument(help: "The routine's title.") var routine: String
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let library = try options.open()
+            guard try library.restoreStickValues(titled: routine) else { throw notFound(routine, in: library) }
+            Console.out("\"\(routine)\": the stick's loops, speeds, beats and count-in are in force again.\n")
         }
     }
 

@@ -14,6 +14,8 @@ struct RoutineReport: Codable {
         var from: Double?
         var to: Double?
         var loop: LoopReport?
+        /// The stick's loop when the box hid it (`loop` nil) or set another: it can come back.
+        var stickLoop: LoopReport?
         var moves: [MoveReport]
         /// The part's beat: tempo, where a "1" falls, and where the grid came from.
         var beat: BeatReport?
@@ -43,6 +45,8 @@ struct RoutineReport: Codable {
     var title: String
     var subtitle: String
     var countdown: Int?
+    /// "mine" when the teacher chose their count-in over the routine's `countdown` on the box.
+    var countdownChoice: String?
     var source: String?
     var seconds: Double
     var parts: [PartReport]
@@ -52,12 +56,15 @@ struct RoutineReport: Codable {
         title = routine.title
         subtitle = routine.subtitle
         countdown = routine.countdown
+        countdownChoice = routine.countdown != nil && routine.countdownChoice == .mine ? "mine" : nil
         self.source = source
         self.seconds = seconds(routine.parts.reduce(0) { $0 + $1.length })
         parts = routine.parts.map { part in
             PartReport(title: part.title, audio: part.audio.id, seconds: seconds(part.length), frames: part.length,
                        from: part.range.map { seconds($0.lowerBound) }, to: part.range.map { seconds($0.upperBound) },
                        loop: part.savedLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
+                       stickLoop: part.stickLoop == part.savedLoop ? nil
+                           : part.stickLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
                                                           at: $0.cue.map(seconds)) },
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
@@ -71,13 +78,20 @@ struct RoutineReport: Codable {
         var head = title
         if !subtitle.isEmpty { head += " — \(subtitle)" }
         var facts = ["\(parts.count) part\(parts.count == 1 ? "" : "s")", time(seconds)]
-        if let countdown { facts.append("countdown \(countdown) s") }
+        if let countdown {
+            facts.append("countdown \(countdown) s" + (countdownChoice == "mine" ? " (the teacher's used instead)" : ""))
+        }
         if let source { facts.append("from \(source)") }
         var out = ["\(head)  (\(facts.joined(separator: ", ")))"]
         for (i, part) in parts.enumerated() {
             var line = "  \(i + 1). \(part.title)  \(time(part.seconds))  \(part.audio)"
             if let from = part.from, let to = part.to { line += "  cut \(time(from))–\(time(to))" }
             if let loop = part.loop { line += "  loop \(time(loop.a))–\(time(loop.b))" }
+            if let stick = part.stickLoop {
+                let span = "\(time(stick.a))–\(time(stick.b))"
+                line += part.loop == nil ? "  loop \(span) (the stick's, hidden on the box)"
+                    : " (set on the box; the stick's: \(span))"
+            }
             if let beat = part.beat {
                 // To the millisecond: a beat is a few hundred.
                 let ms = Int((abs(beat.one) * 1000).rounded())

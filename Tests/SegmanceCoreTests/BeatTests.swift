@@ -232,9 +232,10 @@ import Testing
         }
     }
 
-    @Test func aRoutinesCountdownInSecondsReplacesACountInOfBeats() {
+    @Test func aRoutinesCountdownInSecondsIsInForceOverACountInOfBeatsWhichStaysSet() {
         var state = PlayerState(settings: Settings(countdownBeats: 8))
         _ = Player.reduce(&state, .routinesLoaded([F.tango]))
-        #expect(state.settings.countdown == 5 && state.settings.countdownBeats == 0)
+        #expect(state.countdownSeconds == 5 && state.countdownBeats == 0)
+        #expect(state.settings == Settings(countdownBeats: 8))
     }
 }

@@ -98,11 +98,12 @@ import Testing
         store.send(F.report(store.state, .started(at: 0))) { $0.transport = .playing }
     }
 
-    @Test func aRoutineManifestSetsTheCountdown() {
+    @Test func aRoutineManifestGivesTheRoutinesCountdownAndLeavesTheSettingsAlone() {
         var store = TestStore(F.loaded())
         #expect(store.state.settings.countdown == 0)
         _ = Player.reduce(&store.state, .buttonLongPressed(.next)) // Tango: countdown 5
-        #expect(store.state.settings.countdown == 5)
+        #expect(store.state.countdownSeconds == 5)
+        #expect(store.state.settings.countdown == 0)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 5), epoch: e)]) {
             $0.transport = .countingDown(Countdown(remaining: 5, origin: .stopped))

@@ -98,7 +98,6 @@ import Testing
         store.send(.buttonLongPressed(.next), loadEffects(tangoPart, epoch: e, next: nil) + [F.resume(F.tango, 0)]) {
             $0.routineIndex = 1
             $0.partIndex = 0
-            $0.settings.countdown = 5
             $0.epoch = e
             $0.notice = ShownNotice(notice: Notice(.info, ["Tango"], duration: Player.hintDuration),
                                     until: $0.now + Player.hintDuration)
