@@ -64,6 +64,16 @@ public final class Appliance {
     /// ("saved: …"), with what it writes: the daemon's journal says what a power cut may
     /// have interrupted (Tests/System/power-cut.sh judges the library by these lines).
     public var logsSaves = false
+    /// Where lines of error priority go (the daemon marks them for journald); `log` when nil.
+    public var logError: ((String) -> Void)?
+    /// Saves that failed (the card full, a write error), the newest of each kind and target,
+    /// in the order they were asked for: retried every `saveRetryNanoseconds` and before the
+    /// next save, until they land. What was saved before each stays on the card.
+    public private(set) var unsaved: [Persist] = []
+    /// When the saves that failed are tried again (the clock of `.clock` events); nil when none wait.
+    public private(set) var nextSaveRetry: Int64?
+    /// How long after a failed save it is tried again.
+    public static let saveRetryNanoseconds: Int64 = 10_000_000_000
 
     /// An appliance playing from `library` (a fresh temporary one when nil), importing with
     /// `importer` (in line when nil), with `audio` as its audio side. At once it boots and
@@ -228,24 +238,52 @@ public final class Appliance {
 
     /// Runs the reducer on one event and carries out its effects.
     public func send(_ event: Event) {
+        defer {
+            // After the clock moved, so that what the retry tells the core lasts its full time.
+            if case .clock(let now) = event, let due = nextSaveRetry, now >= due { retryUnsaved() }
+        }
         for effect in Player.reduce(&state, event) {
             switch effect {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)
             case .persist(let persist):
-                if logsSaves { log("saving: \(Self.describe(persist))") }
-                do {
-                    let saved = try library.apply(persist)
-                    if logsSaves { log(saved ? "saved: \(Self.describe(persist))" : "not saved (its part is gone): \(Self.describe(persist))") }
-                } catch {
-                    log("\(error)")
-                }
+                retryUnsaved()
+                save(persist)
             case .importStick(let path):
                 importer.start(path)
                 pollImport()
             case .cancelImport:
                 importer.cancel()
             }
+        }
+    }
+
+    /// Writes `persist` to the library; a failure is logged at error priority, kept to be
+    /// tried again and told to the core (the LCD says it was not saved).
+    private func save(_ persist: Persist, retry: Bool = false) {
+        if logsSaves { log("saving: \(Self.describe(persist))") }
+        do {
+            let saved = try library.apply(persist)
+            if logsSaves { log(saved ? "saved: \(Self.describe(persist))" : "not saved (its part is gone): \(Self.describe(persist))") }
+            unsaved.removeAll { Self.sameTarget($0, persist) }
+        } catch {
+            let full = (error as? LibraryError)?.isDiskFull == true
+            (logError ?? log)("not saved\(retry ? " again" : ""): \(Self.describe(persist)): \(error)")
+            unsaved.removeAll { Self.sameTarget($0, persist) }
+            unsaved.append(persist)
+            nextSaveRetry = state.now + Self.saveRetryNanoseconds
+            if !retry { send(.saveFailed(diskFull: full)) }
+        }
+        if unsaved.isEmpty { nextSaveRetry = nil }
+    }
+
+    /// Tries the saves that failed again, oldest first; when the last lands the core hears so.
+    private func retryUnsaved() {
+        guard !unsaved.isEmpty else { return }
+        for persist in unsaved { save(persist, retry: true) }
+        if unsaved.isEmpty {
+            log("saved now: every save that had failed")
+            send(.unsavedWorkSaved)
         }
     }
 

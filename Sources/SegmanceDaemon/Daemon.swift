@@ -197,6 +197,7 @@ public final class Daemon {
         appliance = try Appliance(c, audio: audio.engine, library: library, importer: importer)
         appliance.log = { log($0) }
         appliance.logsSaves = true
+        appliance.logError = { log.error($0) }
     }
 
     /// The appliance's state (for tests and status); read it from the loop's thread or
@@ -267,6 +268,7 @@ public final class Daemon {
             var deadline = earlier(screenChange, positionDeadline(now: now))
             deadline = earlier(deadline, earlier(inputs.nextDeadline, nextWatchdog))
             deadline = earlier(deadline, earlier(audioPoll, settleCheck))
+            deadline = earlier(deadline, appliance.nextSaveRetry.map { $0 + clockOrigin })
             updatePollSet()
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
             environment.willPoll?(timeout ?? -1)

@@ -21,4 +21,8 @@ public struct Log: Sendable {
     }
 
     public func callAsFunction(_ line: String) { sink(line) }
+
+    /// A line of error priority: journald reads the `<3>` prefix (sd-daemon's SD_ERR) and files
+    /// it at that priority, so `journalctl -p err` finds it.
+    public func error(_ line: String) { sink("<3>" + line) }
 }

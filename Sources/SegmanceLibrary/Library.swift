@@ -48,7 +48,8 @@ public final class Library: Sendable {
     /// Opens the library in `directory`, creating it when missing, and brings the schema up
     /// to date. With `recover`, removes what an interrupted import left behind (temporary
     /// files, media no row refers to) — unless an import holds the lock right now.
-    public init(directory: String, sampleRate: Int = 48_000, recover: Bool = true) throws {
+    public init(directory: String, sampleRate: Int = 48_000, recover: Bool = true,
+                reserve: Int64 = MediaStore.defaultReserve) throws {
         self.directory = directory
         self.sampleRate = sampleRate
         func fail(_ action: String, _ error: any Error) -> LibraryError {
@@ -58,7 +59,7 @@ public final class Library: Sendable {
             throw fail("create the folder", SystemError("mkdir", path: directory))
         }
         do {
-            store = try MediaStore(directory: directory + "/media")
+            store = try MediaStore(directory: directory + "/media", reserve: reserve)
         } catch {
             throw fail("create the media folder", error)
         }
@@ -74,6 +75,9 @@ public final class Library: Sendable {
             // only at the next checkpoint (Tests/System/power-cut.sh found acknowledged imports
             // gone after a cut).
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // The write-ahead log is checkpointed every 128 pages (512 KB at SQLite's 4 KB pages),
+            // not 1,000: it then stays well inside the room a media file leaves free (`MediaStore.reserve`).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 128") }
             try LibrarySchema.migrator.migrate(pool)
         } catch {
             throw fail("open \(directory)/library.sqlite", error)

@@ -12,9 +12,16 @@ import SegmanceMedia
 /// per routine, before the rows that refer to the files are committed.
 public struct MediaStore: Sendable {
     public let directory: String
+    /// Bytes a media file never takes from its file system: the library's own saves during
+    /// rehearsal (settings, loops, the resume point: SQLite's write-ahead log and pages) need
+    /// them after an import filled the card. An import stops as the disk is full before that.
+    public let reserve: Int64
+    /// The reserve a library keeps unless told otherwise.
+    public static let defaultReserve: Int64 = 2 << 20
 
-    public init(directory: String) throws(SystemError) {
+    public init(directory: String, reserve: Int64 = MediaStore.defaultReserve) throws(SystemError) {
         self.directory = directory
+        self.reserve = max(0, reserve)
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SystemError("mkdir", path: directory) }
     }
 
@@ -129,6 +136,14 @@ public final class MediaWriter: PCMSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        if store.reserve > 0 {
+            var fs = statvfs()
+            if fstatvfs(fd, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) < store.reserve + Int64(bytes.count) {
+                var full = SystemError("write", path: temporaryPath, code: ENOSPC)
+                full.note = "No space left on device (the last \(store.reserve >> 20) MB are kept for the library's saves)"
+                throw full
+            }
+        }
         var offset = 0
         while offset < bytes.count {
             let n = retryingEINTR { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }

@@ -14,17 +14,7 @@ import Glibc
 /// says on the LCD and in its log why each other one was refused, and is still running
 /// (before, the daemon died the moment the stick went in).
 @Suite(.serialized) struct HostileStickDaemonTests {
-    /// Whether this process may mount (the stick is bind-mounted read-only under the media root).
-    static let mayMount: Bool = {
-        let probe = NSTemporaryDirectory() + "segmance-mount-probe-\(getpid())"
-        mkdir(probe, 0o755)
-        defer { rmdir(probe) }
-        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
-        umount(probe)
-        return true
-    }()
-
-    @Test(.enabled(if: mayMount, "mounting the stick under the daemon's media root needs CAP_SYS_ADMIN"))
+    @Test(.enabled(if: Mounts.permitted, "mounting the stick under the daemon's media root needs CAP_SYS_ADMIN"))
     func theDaemonSurvivesAHostileStickAndSaysWhy() throws {
         let folders = TempDirs()
         let dir = try folders.make("daemon-hostile")

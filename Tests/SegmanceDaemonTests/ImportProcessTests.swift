@@ -138,7 +138,7 @@ import Glibc
         #expect(try library.verify(deep: true) == [])
     }
 
-    @Test(.enabled(if: HostileStickDaemonTests.mayMount, "pulling a mounted stick out needs CAP_SYS_ADMIN"))
+    @Test(.enabled(if: Mounts.permitted, "pulling a mounted stick out needs CAP_SYS_ADMIN"))
     func pullingTheStickKillsTheWorkerAndTheLibraryIsWhole() throws {
         let folders = TempDirs()
         let dir = try folders.make("import-cancel")
