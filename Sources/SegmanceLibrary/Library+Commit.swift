@@ -87,6 +87,7 @@ extension Library {
                                arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath])
                 routineId = db.lastInsertedRowID
             }
+            try db.execute(sql: "UPDATE routine SET short = ? WHERE id = ?", arguments: [routine.short, routineId])
             var keys = PartKeys()
             for (position, part) in routine.parts.enumerated() {
                 try db.execute(sql: """
@@ -97,6 +98,7 @@ extension Library {
                                      part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
                                      part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue])
                 let partId = db.lastInsertedRowID
+                try db.execute(sql: "UPDATE part SET short = ? WHERE id = ?", arguments: [part.short, partId])
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
                     try db.execute(sql: """
