@@ -156,6 +156,7 @@ let package = Package(
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
             "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+            "CharacterDisplay", "LinuxI2C",
         ]),
         // What the system tests compare: captured audio with the twin's, LCD screens with the
         // twin's frames, the daemon's control log placed in the twin. Tested on the host.

@@ -14,6 +14,9 @@ public final class Appliance {
         public var sampleRate: Int = 48_000
         public var columns: Int = 16
         public var rows: Int = 2
+        /// The display's character ROM (`display.rom` of the board profile): the common
+        /// HD44780's A00 unless the board says otherwise.
+        public var rom: CharacterROM = .a00
         public var settings = Settings()
         /// Which input line is which control, for `edge(_:)`: none by default (the daemon
         /// and the interactive simulator send events); the twin sets its board's.
@@ -106,7 +109,7 @@ public final class Appliance {
 
     /// The screen as the LCD would show it now.
     public var frame: Frame {
-        Screen.render(state, columns: configuration.columns, rows: configuration.rows)
+        Screen.render(state, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
     }
 
     /// The screen at `instant` (the audio side's clock: CLOCK_MONOTONIC ns on the board):
@@ -117,7 +120,7 @@ public final class Appliance {
         guard let heard = heardPosition(at: instant) else { return frame }
         var shown = state
         shown.position = heard
-        return Screen.render(shown, columns: configuration.columns, rows: configuration.rows)
+        return Screen.render(shown, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
     }
 
     /// The source frame of the part playing that sounded at `instant`, from the audio side's
@@ -209,7 +212,7 @@ public final class Appliance {
             guard time < until else { break }
             position = min(now.position + frames(time - instant), end - 1)
             shownState.position = position
-            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows)
+            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
             upcoming.append((time, frame))
             last = frame
         }

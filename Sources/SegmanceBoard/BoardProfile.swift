@@ -39,6 +39,10 @@ public struct BoardProfile: Equatable, Sendable {
         public var backpack: String?
         public var host: String?
         public var port: Int?
+        /// `rom`: the HD44780's character ROM, one of `BoardProfile.roms`: "A00" (the common
+        /// Japanese ROM, half-width katakana; the default) or "ascii" (printable ASCII only,
+        /// LCDproc's default: its server maps the bytes for its own driver).
+        public var rom: String = "A00"
     }
 
     public struct Audio: Equatable, Sendable {
@@ -64,6 +68,7 @@ public struct BoardProfile: Equatable, Sendable {
 
     public static let biases = ["pull-up", "pull-down", "disable", "as-is"]
     public static let backpacks = ["pcf8574-common", "pcf8574-lcdproc"]
+    public static let roms = ["A00", "ascii"]
     public static let formats = ["S16_LE", "S32_LE", "FLOAT_LE"]
     public static let encoderControls = ["encoder_a", "encoder_b"]
 
@@ -118,7 +123,8 @@ public struct BoardProfile: Equatable, Sendable {
         self.inputs = inputs
 
         guard let d = try r.table(root, "display") else { throw r.error("display", "is missing") }
-        try r.known(d, "display.", ["kind", "columns", "rows", "bus", "address", "backpack", "host", "port"])
+        try r.known(d, "display.", ["kind", "columns", "rows", "bus", "address", "backpack", "host", "port",
+                                          "rom"])
         let kindName = try r.string(d, "kind", prefix: "display.") ?? "terminal"
         guard let kind = Display.Kind(rawValue: kindName) else {
             throw r.error("display.kind", "'\(kindName)' is not one of \(Display.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -143,6 +149,11 @@ public struct BoardProfile: Equatable, Sendable {
             }
             display.backpack = backpack
         }
+        let rom = try r.string(d, "rom", prefix: "display.") ?? (kind == .lcdproc ? "ascii" : "A00")
+        guard Self.roms.contains(rom) else {
+            throw r.error("display.rom", "'\(rom)' is not one of \(Self.roms.joined(separator: ", "))")
+        }
+        display.rom = rom
 
         let a = try r.table(root, "audio")
         if let a { try r.known(a, "audio.", ["device", "rate", "period_frames", "periods", "format", "rewind_guard_frames"]) }

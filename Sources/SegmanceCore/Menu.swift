@@ -18,6 +18,22 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
         /// press hid it, or a loop set on the box replaced it).
         case stickLoop = "Stick loop"
+
+        /// The abbreviation table: shorter labels, longest first, for a row where the label
+        /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
+        /// is shown whole, never cut.
+        public var shorterLabels: [String] {
+            switch self {
+            case .countdown: ["Count"]
+            case .countdownBeforeRepeat: ["Recount"]
+            case .autoImport: ["Import"]
+            case .loopPause: ["Loop gap"]
+            case .lightIdle: ["Dim"]
+            case .oneHere: ["1 here"]
+            case .countVoice: ["Voice"]
+            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop: []
+            }
+        }
     }
 
     public enum Page: Equatable, Sendable {

@@ -62,11 +62,15 @@ public struct Part: Equatable, Sendable {
     /// Practice speed in percent (50...150 in steps of 5; 100 = as recorded), from the
     /// manifest or set on the device; restored whenever the part is entered.
     public var speed: Int
+    /// The name to show on a display that cannot show the title (kanji on a katakana ROM),
+    /// from the manifest's `short`; nil when it gave none.
+    public var short: String?
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100, stickLoop: ABLoop? = nil) {
+                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil) {
         self.title = title
+        self.short = short
         self.audio = audio
         self.range = range
         self.length = length
@@ -102,10 +106,14 @@ public struct Routine: Equatable, Sendable {
     /// `countdown` is set).
     public var countdownChoice: CountdownChoice
     public var parts: [Part]
+    /// The name to show on a display that cannot show the title (kanji on a katakana ROM),
+    /// from the manifest's `short`; nil when it gave none.
+    public var short: String?
 
     public init(title: String, subtitle: String = "", countdown: Int? = nil, parts: [Part],
-                countdownChoice: CountdownChoice = .routine) {
+                countdownChoice: CountdownChoice = .routine, short: String? = nil) {
         self.title = title
+        self.short = short
         self.subtitle = subtitle
         self.countdown = countdown
         self.countdownChoice = countdownChoice

@@ -191,6 +191,7 @@ public final class Daemon {
         c.sampleRate = profile.audio.rate
         c.columns = profile.display.columns
         c.rows = profile.display.rows
+        c.rom = CharacterROM(rawValue: profile.display.rom) ?? .ascii
         c.render = .standard(sampleRate: profile.audio.rate)
         // The configured default until the performer changes it in the menu (saved settings win).
         c.settings.autoImport = configuration.autoImport

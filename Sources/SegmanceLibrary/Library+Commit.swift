@@ -89,6 +89,7 @@ extension Library {
                                arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath])
                 routineId = db.lastInsertedRowID
             }
+            try db.execute(sql: "UPDATE routine SET short = ? WHERE id = ?", arguments: [routine.short, routineId])
             var keys = PartKeys()
             for (position, part) in routine.parts.enumerated() {
                 try db.execute(sql: """
@@ -100,6 +101,7 @@ extension Library {
                                      part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
                                      part.speed == 100 ? nil : part.speed])
                 let partId = db.lastInsertedRowID
+                try db.execute(sql: "UPDATE part SET short = ? WHERE id = ?", arguments: [part.short, partId])
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
                     try db.execute(sql: """

@@ -16,6 +16,9 @@ enum LibrarySchema {
         migrator.registerMigration("layers") { db in
             try db.execute(sql: layers)
         }
+        migrator.registerMigration("shortNames") { db in
+            try db.execute(sql: shortNames)
+        }
         return migrator
     }
 
@@ -30,6 +33,13 @@ enum LibrarySchema {
             partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
             one INTEGER NOT NULL
         );
+        """
+
+    /// The manifest's `short` of a routine and of a part: the name a display shows when it
+    /// cannot show the title (kanji on a katakana ROM). NULL when the manifest gave none.
+    static let shortNames = """
+        ALTER TABLE routine ADD COLUMN short TEXT;
+        ALTER TABLE part ADD COLUMN short TEXT;
         """
 
     /// A part's practice speed (percent; no row = 100): the manifest's `speed` (`learned` 0)

@@ -1,7 +1,8 @@
 import SegmanceCore
 
 /// A fingerprint of a routine as imported: title, subtitle, countdown, and every part's
-/// title, audio (content hash), cut, length, manifest loop, moves and beat grid as imported. Importing a routine
+/// title, audio (content hash), cut, length, manifest loop, moves and beat grid as imported, and the short
+/// names. Importing a routine
 /// whose digest is already in the library changes nothing; checking the library recomputes
 /// it from the rows to prove a routine is complete.
 enum RoutineDigest {
@@ -15,9 +16,12 @@ enum RoutineDigest {
         field(routine.title)
         field(routine.subtitle)
         number(routine.countdown.map(Int64.init))
+        // Only routines and parts with a short name add a field, so others keep their digest.
+        if let short = routine.short { field("short:" + short) }
         number(Int64(routine.parts.count))
         for part in routine.parts {
             field(part.title)
+            if let short = part.short { field("short:" + short) }
             field(part.audio.id)
             number(part.range?.lowerBound)
             number(part.range?.upperBound)

@@ -50,14 +50,14 @@ extension Library {
         var routines: [Int64: StoredRoutine] = [:]
         var order: [Int64] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT id, title, subtitle, countdown, countdownChoice, digest, sourcePath FROM routine
+            SELECT id, title, subtitle, countdown, countdownChoice, digest, sourcePath, short FROM routine
             """ + filter, arguments: arguments) {
             let id: Int64 = row["id"]
             order.append(id)
             let choice = (row["countdownChoice"] as String?).flatMap(CountdownChoice.init(rawValue:)) ?? .routine
             routines[id] = StoredRoutine(routine: Routine(title: row["title"], subtitle: row["subtitle"],
                                                           countdown: row["countdown"], parts: [],
-                                                          countdownChoice: choice),
+                                                          countdownChoice: choice, short: row["short"]),
                                          parts: [], sourcePath: row["sourcePath"], id: id, digest: row["digest"])
         }
         guard !routines.isEmpty else { return [] }
@@ -74,7 +74,7 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
-                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed, p.short
             FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
             LEFT JOIN savedOne o ON o.partId = p.id LEFT JOIN partSpeed sp ON sp.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
@@ -92,7 +92,7 @@ extension Library {
             let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
-                            speed: row["speed"] ?? 100, stickLoop: manifestLoop)
+                            speed: row["speed"] ?? 100, stickLoop: manifestLoop, short: row["short"])
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(

@@ -31,6 +31,8 @@ struct Manifest {
         var cutKnown: Bool = true
         /// The practice speed the part starts at, percent (nil: 100).
         var speed: Int? = nil
+        /// The name to show where the display cannot show the title (`short`).
+        var short: String? = nil
     }
 
     /// A problem found in the manifest text.
@@ -41,11 +43,13 @@ struct Manifest {
 
     var title: String?
     var subtitle: String?
+    /// The name to show where the display cannot show the title (`short = "ボンオドリ"`).
+    var short: String?
     var countdown: Int?
     var parts: [PartSpec] = []
 
-    static let topKeys: Set<String> = ["title", "subtitle", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "file", "from", "to", "loop", "moves", "tempo", "one", "speed"]
+    static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
+    static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "moves", "tempo", "one", "speed"]
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -99,10 +103,11 @@ private struct ManifestReader {
     mutating func read(_ table: TOMLTable) -> Manifest {
         var manifest = Manifest()
         for key in table.keys.sorted() where !Manifest.topKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' (known: countdown, part, subtitle, title)")
+            issue(line(table, key), "unknown key '\(key.clipped)' (known: countdown, part, short, subtitle, title)")
         }
         manifest.title = string(table, "title")
         manifest.subtitle = string(table, "subtitle")
+        manifest.short = string(table, "short")
         if let value = table["countdown"] {
             let line = line(table, "countdown")
             if let seconds = value.int {
@@ -139,7 +144,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, speed, tempo, title, to)")
+            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, short, speed, tempo, title, to)")
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -212,7 +217,7 @@ private struct ManifestReader {
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed)
+                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"))
     }
 
     /// A part's `speed`: a percent on the grid of `Player.speedRange`, else an issue.

@@ -85,6 +85,7 @@ public struct RoutineBuilder {
             manifestIssues = reading.issues
             routine.title = parsed.title ?? source.title
             routine.subtitle = parsed.subtitle ?? ""
+            routine.short = parsed.short
             routine.countdown = parsed.countdown
         }
 
@@ -204,7 +205,7 @@ public struct RoutineBuilder {
             parts.append(Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
-                              stickLoop: spec.loop))
+                              stickLoop: spec.loop, short: spec.short))
         }
         return (parts, issues, failedAudio)
     }

@@ -1,5 +1,6 @@
 /// What a character LCD shows: one byte per cell, exactly as written to the HD44780's
-/// DDRAM (0...7 custom glyphs, 0x20...0x7E ASCII, 0xFF the full block).
+/// DDRAM (0...7 custom glyphs, 0x20...0x7E ASCII, 0xFF the full block, and on an A00 ROM
+/// half-width katakana at 0xA1...0xDF).
 public struct Frame: Equatable, Sendable {
     public let columns: Int
     public let rows: Int
@@ -21,6 +22,9 @@ public struct Frame: Equatable, Sendable {
     /// A number drawn in `BigDigits` on it, for displays that draw big numbers their own
     /// way (LCDproc's `num` widget). The cells hold it too. Not part of equality.
     public var bigNumber: BigNumber?
+    /// The display's character ROM: what text written with `put(_:row:column:)` may use
+    /// beyond ASCII (`LCDText`). Not part of equality.
+    public var rom: CharacterROM
 
     /// A number two rows high: its value and where its top left cell is.
     public struct BigNumber: Equatable, Sendable {
@@ -38,9 +42,10 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// A blank frame.
-    public init(columns: Int, rows: Int) {
+    public init(columns: Int, rows: Int, rom: CharacterROM = .ascii) {
         self.columns = columns
         self.rows = rows
+        self.rom = rom
         cells = [UInt8](repeating: 0x20, count: columns * rows)
     }
 
@@ -88,7 +93,7 @@ public struct Frame: Equatable, Sendable {
     @discardableResult
     public mutating func put(_ text: String, row: Int, column: Int = 0) -> Int {
         guard LCDText.isPlain(text) else {
-            let bytes = LCDText.bytes(text)
+            let bytes = LCDText.bytes(text, rom: rom)
             put(bytes, row: row, column: column)
             return bytes.count
         }
@@ -113,12 +118,15 @@ public struct Frame: Equatable, Sendable {
         for c in range.clamped(to: 0..<columns) { cells[row * columns + c] = byte }
     }
 
-    /// Each row as text, glyphs shown by their Unicode stand-ins.
+    /// Each row as text, glyphs shown by their Unicode stand-ins, the A00 ROM's katakana as
+    /// the half-width katakana (U+FF61...U+FF9F) they are.
     public var text: [String] {
         (0..<rows).map { r in
             String(row(r).map { b -> Character in
                 if b < 8 { return glyphs.standIn(b) }
                 if b == Glyph.fullBlock { return "█" }
+                if let kana = CharacterROM.halfWidth(ofCode: b) { return Character(kana) }
+                if b >= 0x80 { return "?" }
                 return Character(Unicode.Scalar(b))
             })
         }

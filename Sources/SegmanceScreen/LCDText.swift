@@ -1,35 +1,48 @@
-/// Turns text into bytes a character LCD can show: ASCII only (the HD44780's ROM varies
-/// beyond it), accented Latin letters folded to their base letter.
+/// Turns text into the bytes a character LCD shows: printable ASCII as it is, accented
+/// Latin letters folded to their base letter, full-width forms to ASCII, and on an A00 ROM
+/// kana as the ROM's half-width katakana (`Kana`). The ROM beyond ASCII varies, so nothing
+/// else is guessed.
 public enum LCDText {
-    /// `text` as display bytes; anything that cannot be folded becomes "?".
-    public static func bytes(_ text: String) -> [UInt8] {
+    /// `text` as display bytes for `rom`; anything it cannot show becomes "?".
+    public static func bytes(_ text: String, rom: CharacterROM = .ascii) -> [UInt8] {
         // Most text is printable ASCII already (the clock, the place in the eights, most
         // titles): one copy, where folding scalar by scalar grew the array byte by byte.
         if isPlain(text) { return Array(text.utf8) }
         var out: [UInt8] = []
         for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if v >= 0x20 && v < 0x7F {
-                out.append(UInt8(v))
-            } else if let folded = fold[scalar] {
-                out += Array(folded.utf8)
-            } else if v == 0x09 || v == 0x0A {
-                out.append(0x20)
-            } else {
-                out.append(UInt8(ascii: "?"))
-            }
+            out += shown(scalar, rom: rom) ?? [UInt8(ascii: "?")]
         }
         return out
     }
 
+    /// Whether `rom` shows every character of `text` (folded or transliterated), none as "?".
+    public static func canShow(_ text: String, rom: CharacterROM = .ascii) -> Bool {
+        isPlain(text) || text.unicodeScalars.allSatisfy { shown($0, rom: rom) != nil }
+    }
+
     /// How many cells `text` takes: `bytes(text).count`, without making them for plain text.
-    public static func width(_ text: String) -> Int {
-        isPlain(text) ? text.utf8.count : bytes(text).count
+    public static func width(_ text: String, rom: CharacterROM = .ascii) -> Int {
+        isPlain(text) ? text.utf8.count : bytes(text, rom: rom).count
     }
 
     /// Whether `text` is printable ASCII only: its UTF-8 is its display bytes.
     public static func isPlain(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// The bytes `rom` shows `scalar` with, or nil when it has nothing for it.
+    private static func shown(_ scalar: Unicode.Scalar, rom: CharacterROM) -> [UInt8]? {
+        let v = scalar.value
+        if v >= 0x20 && v < 0x7F { return [UInt8(v)] }
+        if let folded = fold[scalar] { return Array(folded.utf8) }
+        if v == 0x09 || v == 0x0A || v == 0x3000 { return [0x20] }
+        // Full-width ASCII (Ａ, １, ！) is 0xFEE0 above its ASCII letter.
+        if (0xFF01...0xFF5E).contains(v) { return [UInt8(v - 0xFEE0)] }
+        if rom == .a00, let kana = Kana.halfWidth(scalar) {
+            let codes = kana.compactMap(rom.code(ofHalfWidth:))
+            return codes.count == kana.count ? codes : nil
+        }
+        return nil
     }
 
     private static let fold: [Unicode.Scalar: String] = {

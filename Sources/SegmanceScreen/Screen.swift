@@ -2,17 +2,17 @@ import SegmanceCore
 
 /// `render(state, columns, rows) -> Frame`: what the LCD shows for a state. Pure.
 public enum Screen {
-    /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out).
-    /// Priority: a notice, the menu, the volume bar, a stick on offer, import progress
+    /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out) whose
+    /// character ROM is `rom` (what names may use beyond ASCII). Priority: a notice, the menu, the volume bar, a stick on offer, import progress
     /// (unless playing), the countdown, the moves view, now playing. The frame carries the
     /// backlight, and expires when it dims.
-    public static func render(_ state: PlayerState, columns: Int, rows: Int) -> Frame {
-        var f = Frame(columns: columns, rows: rows)
+    public static func render(_ state: PlayerState, columns: Int, rows: Int, rom: CharacterROM = .a00) -> Frame {
+        var f = Frame(columns: columns, rows: rows, rom: rom)
         let now = state.now
         f.backlight = state.backlight
         if state.backlight, let dim = Player.lightDimsAt(state) { f.expire(at: dim) }
         if let shown = state.notice, now < shown.until {
-            notice(shown.notice, into: &f, now: now)
+            notice(shown.notice, state, into: &f, now: now)
             f.expire(at: shown.until)
         } else if let menu = state.menu {
             self.menu(menu, state, into: &f, now: now)
@@ -47,7 +47,7 @@ public enum Screen {
             // The routine's title, then the speed and the loop's pass at its right end.
             let badges = (speed.isEmpty ? [] : speed + (counter.isEmpty ? [] : [0x20])) + counter
             let width = f.columns - (badges.isEmpty ? 0 : badges.count + 1)
-            f.scroll(LCDText.bytes(routine.title), width: width, row: 0, now: now)
+            f.scroll(f.bytes(routineName(state, f.rom)), width: width, row: 0, now: now)
             f.put(badges, row: 0, column: f.columns - badges.count)
         }
         // "▶ 2/3 Groove" with the loop markers at the right end.
@@ -56,7 +56,7 @@ public enum Screen {
         f.put(0x20, row: top, column: 1)
         let head = 2 + f.put("\(state.partIndex + 1)/\(routine.parts.count) ", row: top, column: 2)
         let titleWidth = f.columns - head - (markers.isEmpty ? 0 : markers.count + 1)
-        f.scroll(LCDText.bytes(part.title), width: titleWidth, row: top, column: head, now: now)
+        f.scroll(f.bytes(partName(state, f.rom)), width: titleWidth, row: top, column: head, now: now)
         f.put(markers, row: top, column: f.columns - markers.count)
         // "0:12/0:32" and, on 20 columns, a progress bar; on a part with a beat, where in
         // the eights the music is ("E3.5": eight 3, beat 5) in place of the length on 16×2.
@@ -73,11 +73,11 @@ public enum Screen {
             if let cue = nextCue(state) { f.change(atPosition: cue) }
             if let m = state.currentMoveIndex {
                 f.put([Glyph.note.rawValue, 0x20], row: 3)
-                f.scroll(moveLine(part.moves[m]), width: f.columns - 2, row: 3, column: 2, now: now)
+                f.scroll(f.bytes(moveLine(part.moves[m])), width: f.columns - 2, row: 3, column: 2, now: now)
             }
         } else if let until = state.titleShownUntil, now < until {
             // Which routine: its title in place of the clock, for a moment.
-            f.line(routine.title, row: 1, now: now)
+            f.line(routineName(state, f.rom), row: 1, now: now)
             f.expire(at: until)
         } else {
             // The clock (with the place in the eights on a part with a beat), then the speed
@@ -132,7 +132,8 @@ public enum Screen {
     }
 
     private static func offer(_ stick: StickOffer, into f: inout Frame, now: Int64) {
-        f.line("Stick: \(stick.routines) routine\(stick.routines == 1 ? "" : "s")", row: 0, now: now)
+        let routines = "\(stick.routines) routine\(stick.routines == 1 ? "" : "s")"
+        f.line(fitting(["Stick: " + routines, routines], width: f.columns), row: 0, now: now)
         f.line("Push to import", row: 1, now: now)
         if f.rows >= 4 { f.line("Hold: not now", row: 3, now: now) }
     }
@@ -140,9 +141,10 @@ public enum Screen {
     /// "Import 1/3 45%" and the routine's title.
     private static func importing(_ progress: ImportProgress, into f: inout Frame, now: Int64) {
         let percent = LCDText.bytes("\(progress.percent)%")
-        f.put(LCDText.bytes("Import \(progress.routine)/\(progress.count)"), row: 0)
+        let place = "\(progress.routine)/\(progress.count)"
+        f.put(f.bytes(fitting(["Import " + place, place], width: f.columns - percent.count - 1)), row: 0)
         f.put(percent, row: 0, column: f.columns - percent.count)
-        f.line(progress.title, row: 1, now: now)
+        f.line(LCDText.canShow(progress.title, rom: f.rom) ? progress.title : "Routine \(progress.routine)", row: 1, now: now)
         if f.rows >= 4 { f.put(bar(Int64(progress.percent), of: 100, width: f.columns), row: 3) }
     }
 
@@ -168,13 +170,13 @@ public enum Screen {
         f.put(Array(LCDText.bytes("Ready in").prefix(width)), row: top)
         let counter = passCounter(state, loop: BigDigitGlyph.loop.rawValue)
         if f.rows >= 4 {
-            f.line(routine.title, row: 0, now: now)
+            f.line(routineName(state, f.rom), row: 0, now: now)
             f.put(Array(counter.prefix(width)), row: 2)
-            f.line("\(state.partIndex + 1)/\(routine.parts.count) \(part.title)", row: 3, now: now)
+            f.line("\(state.partIndex + 1)/\(routine.parts.count) \(partName(state, f.rom))", row: 3, now: now)
         } else {
             let head = counter.isEmpty ? [] : counter + [0x20]
             f.put(head, row: 1)
-            f.scroll(LCDText.bytes(part.title), width: max(0, width - head.count), row: 1, column: head.count, now: now)
+            f.scroll(f.bytes(partName(state, f.rom)), width: max(0, width - head.count), row: 1, column: head.count, now: now)
         }
     }
 
@@ -183,14 +185,14 @@ public enum Screen {
         let glyph = transportGlyph(state.transport).rawValue
         guard let part = state.part, let m = state.shownMoveIndex else {
             f.put([glyph, 0x20] + LCDText.bytes("No moves"), row: 0)
-            if let part = state.part { f.line(part.title, row: 1, now: now) }
+            if state.part != nil { f.line(partName(state, f.rom), row: 1, now: now) }
             return
         }
         func show(_ index: Int, at row: Int) {
             let move = part.moves[index]
             let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("\(index + 1)/\(part.moves.count) ")
             f.put(head, row: row)
-            f.scroll(LCDText.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
+            f.scroll(f.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
             // The cue first, when it has one: the encoder push plays from there.
             let cue = move.cue.map { Clock.minutesSeconds($0, sampleRate: state.sampleRate) + " " } ?? ""
             let detail = move.note.isEmpty ? move.type.name : "\(move.type.name): \(move.note)"
@@ -210,12 +212,18 @@ public enum Screen {
         switch menu.page {
         case .main:
             let items = Menu.Item.allCases
-            list(items.map { ($0.rawValue, value(of: $0, state)) }, cursor: menu.cursor, into: &f, now: now)
+            list(items.map { item in
+                let value = value(of: item, state)
+                // The longest label that leaves room for the value (a cursor '>', a space).
+                let room = f.columns - 1 - (value.isEmpty ? 0 : LCDText.width(value) + 1)
+                return (fitting([item.rawValue] + item.shorterLabels, width: room), value)
+            }, cursor: menu.cursor, into: &f, now: now)
         case .routines:
             // The place in the list ("3/12") beside the routine under the cursor.
             let count = state.routines.count
             list(state.routines.enumerated().map { i, routine in
-                (routine.title, i == menu.cursor ? "\(i + 1)/\(count)" : "")
+                (shownName(routine.title, short: routine.short, or: "Routine \(i + 1)", f.rom),
+                 i == menu.cursor ? "\(i + 1)/\(count)" : "")
             }, cursor: menu.cursor, into: &f, now: now)
         case .editing(let item):
             f.line(item.rawValue, row: 0, now: now)
@@ -241,7 +249,7 @@ public enum Screen {
             let v = LCDText.bytes(value)
             f.put([i == cursor ? UInt8(ascii: ">") : 0x20], row: r)
             let width = f.columns - 1 - (v.isEmpty ? 0 : v.count + 1)
-            let text = LCDText.bytes(label)
+            let text = f.bytes(label)
             if i == cursor {
                 f.scroll(text, width: width, row: r, column: 1, now: now)
             } else {
@@ -251,8 +259,10 @@ public enum Screen {
         }
     }
 
-    private static func notice(_ notice: Notice, into f: inout Frame, now: Int64) {
-        for (r, line) in notice.lines.prefix(f.rows).enumerated() {
+    private static func notice(_ notice: Notice, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        for (r, text) in notice.lines.prefix(f.rows).enumerated() {
+            // The routine's title (entering a routine) as the display names the routine.
+            let line = text == state.routine?.title ? routineName(state, f.rom) : text
             f.line((notice.kind == .problem && r == 0 ? "!" : "") + line, row: r, now: now)
         }
     }
@@ -341,14 +351,42 @@ public enum Screen {
         }
     }
 
-    static func moveLine(_ move: Move) -> [UInt8] {
-        LCDText.bytes(move.note.isEmpty ? move.name : "\(move.name) - \(move.note)")
+    static func moveLine(_ move: Move) -> String {
+        move.note.isEmpty ? move.name : "\(move.name) - \(move.note)"
+    }
+
+    /// The first of `forms` that fits in `width` cells, else the last (the shortest).
+    static func fitting(_ forms: [String], width: Int) -> String {
+        forms.first { LCDText.width($0) <= width } ?? forms.last ?? ""
+    }
+
+    /// What the routine playing is called on this display (`shownName`).
+    static func routineName(_ state: PlayerState, _ rom: CharacterROM) -> String {
+        guard let routine = state.routine else { return "" }
+        return shownName(routine.title, short: routine.short, or: "Routine \((state.routineIndex ?? 0) + 1)", rom)
+    }
+
+    /// What the part playing is called on this display (`shownName`).
+    static func partName(_ state: PlayerState, _ rom: CharacterROM) -> String {
+        guard let part = state.part else { return "" }
+        return shownName(part.title, short: part.short, or: "Part \(state.partIndex + 1)", rom)
+    }
+
+    /// The manifest's short name when the display shows it, else the title when it does,
+    /// else `fallback` (its place: "Routine 3", "Part 2"): two names the display cannot
+    /// show stay told apart, never a row of "?".
+    static func shownName(_ title: String, short: String?, or fallback: String, _ rom: CharacterROM) -> String {
+        if let short, !short.isEmpty, LCDText.canShow(short, rom: rom) { return short }
+        return LCDText.canShow(title, rom: rom) ? title : fallback
     }
 }
 
 extension Frame {
     /// A whole row of text, scrolling when it is too long.
     mutating func line(_ text: String, row: Int, now: Int64) {
-        scroll(LCDText.bytes(text), width: columns, row: row, now: now)
+        scroll(bytes(text), width: columns, row: row, now: now)
     }
+
+    /// `text` as this display's bytes (`LCDText`, with the frame's ROM).
+    func bytes(_ text: String) -> [UInt8] { LCDText.bytes(text, rom: rom) }
 }

@@ -4,6 +4,8 @@ import SegmanceScreen
 /// " dark" while the backlight is off.
 public struct FrameLog {
     public private(set) var lines: [String] = []
+    /// The frames of `lines`, in order: what a driver would have been handed.
+    public private(set) var frames: [Frame] = []
     private var last: Frame?
 
     public init() {}
@@ -12,6 +14,7 @@ public struct FrameLog {
     public mutating func record(_ frame: Frame, at time: Int64) {
         guard frame != last else { return }
         last = frame
+        frames.append(frame)
         lines.append(Self.stamp(time) + " |" + frame.text.joined(separator: "|") + "|" + (frame.backlight ? "" : " dark"))
     }
 

@@ -23,12 +23,19 @@ struct Interactive {
     var library: Library?
     var periodFrames = 128
     var periods = 3
+    /// `--speed`: the speed the first part loaded plays at, as LOOP held and the encoder set it.
+    var speed: Int?
 
-    static let help = [
-        "space play/pause   s stop   , . part   < > routine",
-        "l loop A/B   L part loop   ← → seek   enter menu",
-        "backspace back/title   m moves view   + - volume   q quit",
-    ]
+    static let help = RawTerminal.help(width: 60)
+
+    /// Whether ↑ goes to the row above (the menu's lists, the moves view) rather than turning on.
+    static func upMovesBack(_ state: PlayerState) -> Bool {
+        switch state.menu?.page {
+        case .main?, .routines?: return true
+        case .editing?: return false
+        case nil: return state.view == .moves
+        }
+    }
 
     func run() throws {
         // Without --library, a temporary library that goes away with the run.
@@ -56,6 +63,7 @@ struct Interactive {
         var lastFrame: Frame?
         var lastFooter: [String] = []
         var quit = false
+        var speedToSet = speed
         while !quit {
             switch output {
             case .engine(let engine):
@@ -71,7 +79,14 @@ struct Interactive {
                 writer.render(appliance, into: buffer, frames: periodFrames)
             }
             appliance.pollImport()
-            for key in terminal.pendingKeys() {
+            // --speed: once a part is there (the stick's import runs on its thread), as the
+            // twin's scenario does at its start.
+            if let percent = speedToSet, appliance.state.part != nil {
+                let detents = (percent - appliance.state.speedPercent) / Player.speedStep
+                if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
+                speedToSet = nil
+            }
+            for key in terminal.pendingKeys(upMovesBack: Self.upMovesBack(appliance.state)) {
                 switch key {
                 case .quit: quit = true
                 case .event(let event): appliance.send(event)

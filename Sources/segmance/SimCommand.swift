@@ -14,7 +14,8 @@ struct Sim: ParsableCommand {
         discussion: """
         With --scenario, runs headless in virtual time and writes exactly what the audio \
         device would have received (--wav) and every LCD frame with its time (--frames). \
-        Without it, runs interactively in this terminal.
+        Without it, runs interactively in this terminal, with these keys for the controls:
+        \(RawTerminal.keys.map { "\($0.keys): \($0.does)" }.joined(separator: "; ")).
         """)
 
     @Option(help: "A folder laid out like a USB stick, inserted and imported at the start.")
@@ -47,7 +48,7 @@ struct Sim: ParsableCommand {
     @Option(help: "What loop marks snap to on a part with a beat: beat, eight or off.")
     var snap: LoopSnap = Settings().loopSnap
 
-    @Option(help: "Practice speed at the start, in percent (50 to 150 in steps of 5; pitch kept), as if set with LOOP held and the encoder.")
+    @Option(help: "Practice speed at the start, in percent (50 to 150 in steps of 5; pitch kept), as if set with LOOP held and the encoder (interactively: on the first part loaded).")
     var speed: Int?
 
     @Option(help: "Output rate in Hz.")
@@ -90,7 +91,7 @@ struct Sim: ParsableCommand {
         } else {
             try Interactive(configuration: applianceConfiguration, stick: stick, device: device, wav: wav,
                             library: try library.map { try Library(directory: $0, sampleRate: rate) },
-                            periodFrames: periodFrames, periods: periods).run()
+                            periodFrames: periodFrames, periods: periods, speed: speed).run()
         }
     }
 

@@ -59,6 +59,17 @@ import SegmanceCore
 
     static let minimal = "[display]\nkind = \"terminal\"\n"
 
+    /// The character ROM: A00 unless the profile says otherwise; LCDproc's ASCII.
+    @Test func theROMIsA00ButForLCDproc() throws {
+        let hd = try BoardProfile(parsing: "[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27", file: "b.toml")
+        #expect(hd.display.rom == "A00")
+        let lcdproc = try BoardProfile(parsing: "[display]\nkind = \"lcdproc\"", file: "b.toml")
+        #expect(lcdproc.display.rom == "ascii")
+        let told = try BoardProfile(parsing: "[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\nrom = \"ascii\"",
+                                    file: "b.toml")
+        #expect(told.display.rom == "ascii")
+    }
+
     @Test(arguments: [
         ("[display]\nkind = \"oled\"", "b.toml: display.kind: 'oled' is not one of hd44780-i2c, lcdproc, terminal"),
         ("[display]\ncolumns = 40\nrows = 2", "b.toml: display.columns: 40x2 is not a supported size (16x2, 20x4)"),
@@ -76,7 +87,8 @@ import SegmanceCore
         (minimal + "[[input]]\nkeys = { KEY_B = \"play\" }", "b.toml: input[1].device: is missing"),
         ("volume = 3\n" + minimal, "b.toml: volume: unknown key (known: audio, display, encoder, gpio, input, name, timing)"),
         ("name = \"x\"", "b.toml: display: is missing"),
-        (minimal + "volume = 3", "b.toml: display.volume: unknown key (known: address, backpack, bus, columns, host, kind, port, rows)"),
+        (minimal + "volume = 3", "b.toml: display.volume: unknown key (known: address, backpack, bus, columns, host, kind, port, rom, rows)"),
+        ("[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\nrom = \"A02\"", "b.toml: display.rom: 'A02' is not one of A00, ascii"),
     ])
     func badProfilesNameTheKey(text: String, message: String) {
         do {

@@ -54,7 +54,7 @@ import Testing
         #expect(content.routines.isEmpty)
         #expect(content.problems.map(\.description) == [
             "Juggling/routine.toml: line 1: countdown 7 is not one of 0, 3, 5, 8, 10, 15, 20",
-            "Juggling/routine.toml: line 2: unknown key 'tempo' (known: countdown, part, subtitle, title)",
+            "Juggling/routine.toml: line 2: unknown key 'tempo' (known: countdown, part, short, subtitle, title)",
             "Juggling/routine.toml: line 4: part 1: file \"missing.wav\" not found",
             "Juggling/routine.toml: line 7: part 2: 'to' = \"1:75\" is not a time (write \"m:ss\", \"m:ss.s\", \"h:mm:ss\" or seconds)",
             "Juggling/routine.toml: line 13: part 3: move \"Late\" cue 0:30 is past the part end (0:10; cue times are part-relative)",

@@ -280,7 +280,11 @@ import SegmanceCore
     @Test func theOfferAsksForAPush() {
         var state = ScreenSnapshotTests.state { $0.transport = .stopped }
         state.stick = StickOffer(path: "/media/usb0", routines: 2)
-        #expect(Screen.render(state, columns: 16, rows: 2).text == ["Stick: 2 routine", "Push to import  "])
+        // "Stick: 2 routines" is 17 cells: the count alone rather than a word cut.
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["2 routines      ", "Push to import  "])
+        state.stick = StickOffer(path: "/media/usb0", routines: 1)
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["Stick: 1 routine", "Push to import  "])
+        state.stick = StickOffer(path: "/media/usb0", routines: 2)
         #expect(Screen.render(state, columns: 20, rows: 4).text == [
             "Stick: 2 routines   ", "Push to import      ", "                    ", "Hold: not now       ",
         ])
