@@ -41,6 +41,8 @@ public enum Event: Equatable, Sendable {
     case importProgress(ImportProgress)
     /// The import ended (done, or stopped early with a reason).
     case importFinished(ImportSummary)
+    /// A problem with a file of the stick being imported (kept for the problems view).
+    case problemFound(FileProblem)
     /// Something to tell the performer (stick found, a problem, import progress).
     case notice(Notice)
     /// The appliance is about to stop (the service is stopped, the board shuts down):

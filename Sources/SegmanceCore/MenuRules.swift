@@ -2,7 +2,9 @@
 enum MenuRules {
     static func select(long: Bool, _ state: inout PlayerState) -> [Effect] {
         guard var menu = state.menu else {
-            if !long { state.menu = Menu() }
+            // Problems not read yet: the menu opens on them.
+            let problems = Menu.Item.allCases.firstIndex(of: .problems)!
+            if !long { state.menu = Menu(cursor: state.problemsUnread ? problems : 0) }
             return []
         }
         switch menu.page {
@@ -17,6 +19,8 @@ enum MenuRules {
                 state.menu = nil
                 return Player.setOne(&state)
             }
+            if item == .problems { return ProblemsRules.open(&state) }
+            if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
                 ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
                 : Menu(page: .editing(item), cursor: 0)
@@ -34,6 +38,11 @@ enum MenuRules {
             state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
             // Saved once, when the value is left, not at every detent.
             return [.persist(.settings(state.settings))]
+        case .problems:
+            ProblemsRules.leave(&state)
+            return []
+        case .loopEnds(let end):
+            return LoopTimeRules.select(end, long: long, &state)
         }
     }
 
@@ -50,6 +59,11 @@ enum MenuRules {
             return []
         case .editing(let item):
             return edit(item, by: detents, &state)
+        case .problems:
+            ProblemsRules.turn(detents, &state)
+            return []
+        case .loopEnds(let end):
+            return LoopTimeRules.nudge(end, by: detents, &state)
         }
     }
 
@@ -103,7 +117,7 @@ enum MenuRules {
         case .turnBy:
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
-        case .oneHere:
+        case .oneHere, .abLoop, .problems:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)

@@ -63,7 +63,10 @@ public enum Screen {
         let place = eightsPlace(state, into: &f)
         let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
         let length = Clock.minutesSeconds(part.length, sampleRate: state.sampleRate)
-        if f.rows >= 4 {
+        if f.rows >= 4, let until = state.loopTimesShownUntil, now < until, let times = loopTimes(state, f.columns) {
+            f.line(times, row: 2, now: now)
+            f.expire(at: until)
+        } else if f.rows >= 4 {
             let left = LCDText.bytes(position + (place.map { " " + $0 } ?? "")), right = LCDText.bytes(length)
             f.put(left, row: 2)
             f.put(right, row: 2, column: f.columns - right.count)
@@ -78,6 +81,10 @@ public enum Screen {
         } else if let until = state.titleShownUntil, now < until {
             // Which routine: its title in place of the clock, for a moment.
             f.line(routine.title, row: 1, now: now)
+            f.expire(at: until)
+        } else if let until = state.loopTimesShownUntil, now < until, let times = loopTimes(state, f.columns) {
+            // A mark: the loop's times in place of the clock, for a moment.
+            f.line(times, row: 1, now: now)
             f.expire(at: until)
         } else {
             // The clock (with the place in the eights on a part with a beat), then the speed
@@ -221,6 +228,40 @@ public enum Screen {
             f.line(item.rawValue, row: 0, now: now)
             let v = LCDText.bytes("< \(value(of: item, state)) >")
             f.put(v, row: f.rows >= 4 ? 2 : 1, column: max(0, (f.columns - v.count) / 2))
+        case .problems:
+            let pages = ProblemsRules.pages(state.problems, DisplaySize(columns: f.columns, rows: f.rows))
+            guard pages.indices.contains(menu.cursor) else { return }
+            for (r, line) in pages[menu.cursor].enumerated() { f.line(line, row: r, now: now) }
+        case .loopEnds(let end):
+            loopEnds(end, state, into: &f, now: now)
+        }
+    }
+
+    /// The A–B loop's times, the encoder's end marked with '>' and what a detent moves it by.
+    private static func loopEnds(_ end: Menu.LoopEnd, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        guard case .ab(let loop) = state.loop else { return }
+        let top = f.rows >= 4 ? 1 : 0
+        if f.rows >= 4 { f.line(Menu.Item.abLoop.rawValue, row: 0, now: now) }
+        let unit = LCDText.bytes(state.part?.grid == nil ? "+-\(LoopTimeRules.nudgeMilliseconds)ms" : "+-beat")
+        for (r, (name, frame)) in [(Menu.LoopEnd.a, loop.a), (.b, loop.b)].enumerated() {
+            let mark = name == end ? ">" : " "
+            let label = name == .a ? "A" : "B"
+            f.put(LCDText.bytes("\(mark)\(label) \(Clock.tenths(frame, sampleRate: state.sampleRate))"), row: top + r)
+        }
+        f.put(unit, row: top + (end == .a ? 0 : 1), column: max(0, f.columns - unit.count))
+    }
+
+    /// "A 0:08.2" while only A is marked; both times once the loop is on ("A0:08.2  B0:12.0"
+    /// on 16 columns, spaced out where there is room).
+    static func loopTimes(_ state: PlayerState, _ columns: Int) -> String? {
+        let rate = state.sampleRate
+        switch state.loop {
+        case .markedA(let a): return "A \(Clock.tenths(a, sampleRate: rate))"
+        case .ab(let loop):
+            let a = Clock.tenths(loop.a, sampleRate: rate), b = Clock.tenths(loop.b, sampleRate: rate)
+            let spaced = "A \(a)  B \(b)"
+            return spaced.count <= columns ? spaced : "A\(a)  B\(b)"
+        case .off, .part: return nil
         }
     }
 
@@ -287,6 +328,10 @@ public enum Screen {
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
+        case .abLoop:
+            if case .ab = state.loop { return "On" }
+            return "Off"
+        case .problems: return state.problems.isEmpty ? "None" : "\(state.problems.count)"
         }
     }
 

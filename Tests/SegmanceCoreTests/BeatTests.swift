@@ -135,7 +135,10 @@ import Testing
     ])
     func loopMarksSnap(snap: LoopSnap, pressA: Double, pressB: Double, a: Double, b: Double) {
         var store = store(Settings(loopSnap: snap), playingAt: pressA)
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(a)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(a))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
         store.state.position = F.s(pressB)
         let e = store.state.epoch
         let loop = ABLoop(a: F.s(a), b: F.s(b))
@@ -161,7 +164,10 @@ import Testing
 
     @Test func aMarkBeforeTheFirstBeatSnapsToABeatInsideThePart() {
         var store = store(Settings(loopSnap: .eight), playingAt: 0.05)
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(0.25)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(0.25))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
     }
 
     // MARK: - The encoder by beats
