@@ -146,7 +146,10 @@ import Glibc
         let second = try Self.run(text, stick: dir)
         #expect(first.samples == second.samples)
         #expect(first.output.frames.text == second.output.frames.text)
-        #expect(first.samples.count == 94 * Self.rate * 2)
+        #expect(first.samples.count == 118 * Self.rate * 2)
         #expect(first.output.frames.lines.count > 40)
+        // Its last gesture, the A-B loop nudged in the menu: A two beats later, B one earlier.
+        #expect(first.output.frames.lines.contains { $0.hasSuffix("|>A 0:03.0 +-beat| B 0:06.0       |") })
+        #expect(first.output.frames.lines.contains { $0.hasSuffix("| A 0:03.0       |>B 0:05.5 +-beat|") })
     }
 }
