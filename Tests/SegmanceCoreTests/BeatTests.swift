@@ -35,7 +35,7 @@ import Testing
     }
 
     /// The screen shows the beat a frame is within 5 ms of: 1 ms before the "1" of eight 2
-    /// (4.25 s) is already E2.1; 6 ms before it is still E1.8; at 4.25 s the screen's next
+    /// (4.25 s) is already E2 B1; 6 ms before it is still E1 B8; at 4.25 s the screen's next
     /// change is 5 ms before the following beat.
     @Test(arguments: [(4.249, Int64(2), 1), (4.244, Int64(1), 8), (4.25, Int64(2), 1), (4.744, Int64(2), 1), (4.746, Int64(2), 2)]
           as [(Double, Int64, Int)])
