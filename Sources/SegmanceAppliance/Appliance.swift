@@ -86,6 +86,7 @@ public final class Appliance {
                 importer: ImportRunner? = nil) throws {
         self.configuration = configuration
         state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings)
+        state.display = DisplaySize(columns: configuration.columns, rows: configuration.rows)
         controls = Controls(map: configuration.controlMap)
         self.audio = audio
         if let library {
@@ -407,8 +408,8 @@ public final class Appliance {
         }
     }
 
-    /// Takes what the import reported and hands it to the core: progress, problems (LCD
-    /// and log), routines as each one is committed, the summary at the end. The daemon
+    /// Takes what the import reported and hands it to the core: progress, problems (the
+    /// problems view and the log), routines as each one is committed, the summary at the end. The daemon
     /// calls this when the runner's descriptor is readable.
     public func pollImport() {
         for event in importer.takeEvents() {
@@ -419,7 +420,7 @@ public final class Appliance {
                 send(.importProgress(progress))
             case .problem(let problem):
                 log("import: \(problem)")
-                send(.notice(Notice(.problem, [problem.path, problem.reason], duration: 4_000_000_000)))
+                send(.problemFound(FileProblem(file: problem.path, reason: problem.reason)))
             case .routine(let title, let outcome):
                 log("import: \(title): \(outcome.rawValue)")
                 if outcome != .unchanged { reloadRoutines() }

@@ -41,6 +41,8 @@ public enum Event: Equatable, Sendable {
     case importProgress(ImportProgress)
     /// The import ended (done, or stopped early with a reason).
     case importFinished(ImportSummary)
+    /// A problem with a file of the stick being imported (kept for the problems view).
+    case problemFound(FileProblem)
     /// Something to tell the performer (stick found, a problem, import progress).
     case notice(Notice)
     /// A save the core asked for did not reach the card (it is kept and tried again).

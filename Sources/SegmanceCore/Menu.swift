@@ -15,6 +15,10 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed while the music plays, the beat nearest becomes the "1".
         case oneHere = "One here"
         case countVoice = "Count voice"
+        /// Not a value: the A–B loop's times, nudged with the encoder.
+        case abLoop = "A-B loop"
+        /// Not a value: every problem of the last stick, read page by page.
+        case problems = "Problems"
         /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
         /// press hid it, or a loop set on the box replaced it).
         case stickLoop = "Stick loop"
@@ -31,10 +35,13 @@ public struct Menu: Equatable, Sendable {
             case .lightIdle: ["Dim"]
             case .oneHere: ["1 here"]
             case .countVoice: ["Voice"]
-            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop: []
+            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems: []
             }
         }
     }
+
+    /// The end of the A–B loop the encoder nudges.
+    public enum LoopEnd: Equatable, Sendable { case a, b }
 
     public enum Page: Equatable, Sendable {
         /// The list of `Item`s.
@@ -43,6 +50,10 @@ public struct Menu: Equatable, Sendable {
         case routines
         /// Changing the value of an item with the encoder.
         case editing(Item)
+        /// The problems of the last stick; the cursor is a page (`ProblemsRules.pages`).
+        case problems
+        /// The A–B loop's times, the encoder on one end.
+        case loopEnds(LoopEnd)
     }
 
     public var page: Page

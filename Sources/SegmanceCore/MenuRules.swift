@@ -2,7 +2,9 @@
 enum MenuRules {
     static func select(long: Bool, _ state: inout PlayerState) -> [Effect] {
         guard var menu = state.menu else {
-            if !long { state.menu = Menu() }
+            // Problems not read yet: the menu opens on them.
+            let problems = Menu.Item.allCases.firstIndex(of: .problems)!
+            if !long { state.menu = Menu(cursor: state.problemsUnread ? problems : 0) }
             return []
         }
         switch menu.page {
@@ -21,6 +23,8 @@ enum MenuRules {
                 state.menu = nil
                 return Player.bringBackStickLoop(&state)
             }
+            if item == .problems { return ProblemsRules.open(&state) }
+            if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
                 ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
                 : Menu(page: .editing(item), cursor: 0)
@@ -42,6 +46,11 @@ enum MenuRules {
                 effects.append(.persist(.countdownChoice(routine: routine.title, choice: routine.countdownChoice)))
             }
             return effects
+        case .problems:
+            ProblemsRules.leave(&state)
+            return []
+        case .loopEnds(let end):
+            return LoopTimeRules.select(end, long: long, &state)
         }
     }
 
@@ -58,6 +67,11 @@ enum MenuRules {
             return []
         case .editing(let item):
             return edit(item, by: detents, &state)
+        case .problems:
+            ProblemsRules.turn(detents, &state)
+            return []
+        case .loopEnds(let end):
+            return LoopTimeRules.nudge(end, by: detents, &state)
         }
     }
 
@@ -99,7 +113,7 @@ enum MenuRules {
         case .turnBy:
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
-        case .oneHere, .stickLoop:
+        case .oneHere, .stickLoop, .abLoop, .problems:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)

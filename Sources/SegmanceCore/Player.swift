@@ -58,6 +58,7 @@ public enum Player {
     private static func noteControl(_ state: inout PlayerState) {
         if state.settings.lightIdle > 0 { state.lastControl = state.now }
         if !state.backlight { state.backlight = true }
+        NoticeRules.controlCame(&state)
     }
 
     private static func handle(_ state: inout PlayerState, _ event: Event) -> [Effect] {
@@ -67,10 +68,8 @@ public enum Player {
                 + (state.settings.countVoice == .ticks ? [] : [.audio(.setCountVoice(state.settings.countVoice), epoch: state.epoch)])
         case .clock(let now):
             state.now = now
-            if let shown = state.notice, now >= shown.until {
-                state.notice = nil
-                if !state.pendingNotices.isEmpty { show(state.pendingNotices.removeFirst(), in: &state) }
-            }
+            NoticeRules.tick(&state)
+            if let until = state.loopTimesShownUntil, now >= until { state.loopTimesShownUntil = nil }
             if let until = state.titleShownUntil, now >= until { state.titleShownUntil = nil }
             if state.backlight, let dim = lightDimsAt(state), now >= dim { state.backlight = false }
             if let until = state.volumeShownUntil, now >= until {
@@ -90,6 +89,9 @@ public enum Player {
             return []
         case .unsavedWorkSaved:
             enqueue(Notice(.info, ["Saved now"], duration: hintDuration), &state)
+            return []
+        case .problemFound(let problem):
+            ProblemsRules.found(problem, &state)
             return []
         case .heard(let frame):
             // Playing, "here" is what was heard; otherwise nothing sounded, and the place
@@ -161,21 +163,10 @@ public enum Player {
             }
             return seek(byDetents: detents, &state)
         case .buttonPressed(let button):
-            dismissInfo(&state)
             return press(button, &state)
         case .buttonLongPressed(let button):
-            dismissInfo(&state)
             return longPress(button, &state)
         }
-    }
-
-    /// A button takes the screen back from informational notices, shown or waiting, so the
-    /// performer sees the countdown they just started. Problems stay until each has had its turn.
-    private static func dismissInfo(_ state: inout PlayerState) {
-        state.pendingNotices.removeAll { $0.kind == .info }
-        guard let shown = state.notice, shown.notice.kind == .info else { return }
-        state.notice = nil
-        if !state.pendingNotices.isEmpty { show(state.pendingNotices.removeFirst(), in: &state) }
     }
 
     // MARK: - Buttons
@@ -415,6 +406,7 @@ public enum Player {
     static func here(_ state: PlayerState) -> FramePosition { state.heard ?? state.position }
 
     private static func markLoop(_ part: Part, _ state: inout PlayerState) -> [Effect] {
+        defer { LoopTimeRules.marked(&state) }
         let here = here(state)
         switch state.loop {
         case .off, .part:
@@ -438,7 +430,7 @@ public enum Player {
     }
 
     /// An A–B loop set on the device is remembered with the part, and in the library.
-    private static func setSavedLoop(_ loop: ABLoop?, _ state: inout PlayerState) -> [Effect] {
+    static func setSavedLoop(_ loop: ABLoop?, _ state: inout PlayerState) -> [Effect] {
         guard let r = state.routineIndex, let part = state.part else { return [] }
         state.routines[r].parts[state.partIndex].savedLoop = loop
         return [.persist(.savedLoop(routine: state.routines[r].title, part: state.partIndex,
@@ -727,9 +719,9 @@ public enum Player {
         state.notice = ShownNotice(notice: notice, until: state.now + notice.duration)
     }
 
-    /// Every notice gets its turn on the screen: none replaces another.
+    /// Every notice gets its turn on the screen (see `NoticeRules`).
     static func enqueue(_ notice: Notice, _ state: inout PlayerState) {
-        if state.notice == nil { show(notice, in: &state) } else { state.pendingNotices.append(notice) }
+        NoticeRules.arrived(notice, &state)
     }
 
     static func hint(_ text: String, _ state: inout PlayerState) {

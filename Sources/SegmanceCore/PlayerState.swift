@@ -110,6 +110,17 @@ public struct PlayerState: Equatable, Sendable {
     /// The speed the part plays at, in percent of its tempo (100 = as recorded; the
     /// part's `speed`). Wall-clock durations of musical time scale by 100/speedPercent.
     public var speedPercent: Int
+    /// Every problem of the last stick (its import, or its refusal), for the problems view;
+    /// kept until the next stick.
+    public var problems: [FileProblem]
+    /// Problems came that the view has not shown yet: the menu opens on them.
+    public var problemsUnread: Bool
+    /// The display the problems view pages its text over.
+    public var display: DisplaySize
+    /// Notices still waiting show no sooner than this (ns): a control came a moment ago.
+    public var noticesHeldUntil: Int64?
+    /// The A–B loop's times show in place of the clock until then (ns), after a mark.
+    public var loopTimesShownUntil: Int64?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
@@ -137,6 +148,11 @@ public struct PlayerState: Equatable, Sendable {
         self.titleShownUntil = nil
         self.moveCursor = nil
         self.speedPercent = 100
+        self.problems = []
+        self.problemsUnread = false
+        self.display = DisplaySize()
+        self.noticesHeldUntil = nil
+        self.loopTimesShownUntil = nil
     }
 
     /// The routine in use, if any.

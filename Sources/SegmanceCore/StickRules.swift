@@ -23,6 +23,7 @@ enum StickRules {
         guard let stick = state.stick, state.importing == nil else { return [] }
         state.stick?.dismissed = false
         state.importing = ImportProgress(routine: 1, count: stick.routines, title: "", percent: 0)
+        ProblemsRules.newStick(&state)
         return [.importStick(path: stick.path)]
     }
 
@@ -41,6 +42,7 @@ enum StickRules {
     /// nothing is offered.
     static func refused(_ refusal: StickRefusal, _ state: inout PlayerState) -> [Effect] {
         Player.enqueue(Notice(.problem, refusal.lines, duration: refusalDuration), &state)
+        ProblemsRules.found(FileProblem(file: refusal.device, reason: refusal.message), &state)
         return []
     }
 
@@ -51,6 +53,7 @@ enum StickRules {
         state.importing = nil
         state.stick = nil
         Player.enqueue(Notice(summary.stopped == nil && summary.failed == 0 ? .info : .problem, summary.lines), &state)
+        if let problems = ProblemsRules.summary(state) { Player.enqueue(problems, &state) }
         return []
     }
 }

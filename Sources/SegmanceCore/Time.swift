@@ -7,3 +7,12 @@ public enum Clock {
         return "\(seconds / 60):\(s < 10 ? "0" : "")\(s)"
     }
 }
+
+extension Clock {
+    /// "m:ss.t" for a frame count (truncated to the tenth), e.g. 8.25 s -> "0:08.2".
+    public static func tenths(_ frames: FramePosition, sampleRate: Int64) -> String {
+        let rate = max(1, sampleRate)
+        let tenth = max(0, frames) % rate * 10 / rate
+        return minutesSeconds(frames, sampleRate: rate) + ".\(tenth)"
+    }
+}

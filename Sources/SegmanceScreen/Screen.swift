@@ -58,13 +58,21 @@ public enum Screen {
         let titleWidth = f.columns - head - (markers.isEmpty ? 0 : markers.count + 1)
         f.scroll(f.bytes(partName(state, f.rom)), width: titleWidth, row: top, column: head, now: now)
         f.put(markers, row: top, column: f.columns - markers.count)
-        // "0:12/0:32" and, on 20 columns, a progress bar; on a part with a beat, where in
-        // the eights the music is ("E3.5": eight 3, beat 5) in place of the length on 16×2.
-        let place = eightsPlace(state, into: &f)
+        // "0:12/0:32" on every part; on 20 columns a progress bar between the two. On a part
+        // with a beat, where in the eights the music is ("E3 B5": eight 3, beat 5).
+        let place = eightsPlace(state)
         let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
         let length = Clock.minutesSeconds(part.length, sampleRate: state.sampleRate)
-        if f.rows >= 4 {
-            let left = LCDText.bytes(position + (place.map { " " + $0 } ?? "")), right = LCDText.bytes(length)
+        if f.rows >= 4, let until = state.loopTimesShownUntil, now < until, let times = loopTimes(state, f.columns) {
+            f.line(times, row: 2, now: now)
+            f.expire(at: until)
+        } else if f.rows >= 4 {
+            let right = LCDText.bytes(length)
+            var left = LCDText.bytes(position)
+            if let place, let label = place.label(fitting: f.columns - left.count - right.count - 2) {
+                left += [0x20] + label
+                f.change(atPosition: place.changesAt)
+            }
             f.put(left, row: 2)
             f.put(right, row: 2, column: f.columns - right.count)
             let barWidth = f.columns - left.count - right.count - 2
@@ -79,31 +87,61 @@ public enum Screen {
             // Which routine: its title in place of the clock, for a moment.
             f.line(routineName(state, f.rom), row: 1, now: now)
             f.expire(at: until)
+        } else if let until = state.loopTimesShownUntil, now < until, let times = loopTimes(state, f.columns) {
+            // A mark: the loop's times in place of the clock, for a moment.
+            f.line(times, row: 1, now: now)
+            f.expire(at: until)
         } else {
-            // The clock (with the place in the eights on a part with a beat), then the speed
-            // and the pass counter at the right. When they don't all fit, the clock goes first
-            // (the place in the eights says where the music is), then the speed.
-            let right = speed.isEmpty ? counter : counter.isEmpty ? speed : speed + [0x20] + counter
-            let full = place.map { "\(position) \($0)" } ?? "\(position)/\(length)", short = place ?? position
-            let room = f.columns - (right.isEmpty ? 0 : right.count + 1)
-            let fits = LCDText.width(full) <= room ? full : LCDText.width(short) <= room ? short : nil
-            f.put(fits ?? full, row: 1)
-            if fits != nil {
-                f.put(right, row: 1, column: f.columns - right.count)
-            } else {
-                f.put(counter, row: 1, column: f.columns - counter.count)
-            }
+            clockRow(position: position, length: length, place: place, badges: (speed, counter), into: &f)
         }
     }
 
-    /// "E3.5" (eight 3, beat 5; "E0" is a pickup before the part's first "1") on a part with
-    /// a beat grid; the frame changes again at the next beat.
-    static func eightsPlace(_ state: PlayerState, into f: inout Frame) -> String? {
+    /// 16×2's second row: the clock at the left, the speed and the loop's pass at the right,
+    /// the place in the eights before them where it fits (on 16 columns only while neither
+    /// shows: docs/controls.md says why). When the clock and both badges don't fit, the
+    /// clock's length goes first, then the speed.
+    private static func clockRow(position: String, length: String, place: EightsPlace?,
+                                 badges: (speed: [UInt8], counter: [UInt8]), into f: inout Frame) {
+        let (speed, counter) = badges
+        let right = speed.isEmpty ? counter : counter.isEmpty ? speed : speed + [0x20] + counter
+        let full = "\(position)/\(length)"
+        let room = f.columns - (right.isEmpty ? 0 : right.count + 1)
+        guard let clock = [full, position].first(where: { LCDText.width($0) <= room }) else {
+            f.put(LCDText.bytes(full), row: 1)
+            f.put(counter, row: 1, column: f.columns - counter.count)
+            return
+        }
+        f.put(LCDText.bytes(clock), row: 1)
+        f.put(right, row: 1, column: f.columns - right.count)
+        // The place, right-aligned before the badges, where a space on each side is left.
+        if let place, let label = place.label(fitting: room - LCDText.width(clock) - 1) {
+            f.put(label, row: 1, column: room - label.count)
+            f.change(atPosition: place.changesAt)
+        }
+    }
+
+    /// Where the music is in the eights, as shown, and the position at which that changes.
+    struct EightsPlace {
+        /// Eight 3 ("E0" is a pickup before the part's first "1").
+        var eight: Int64
+        /// Beat 5 of the eight.
+        var beat: Int
+        /// The next beat (a little early, as `BeatGrid.shownPlace` shows it).
+        var changesAt: FramePosition
+
+        /// "E3 B5", or "E113B5" when only that fits in `width` cells; nil when neither does.
+        func label(fitting width: Int) -> [UInt8]? {
+            ["E\(eight) B\(beat)", "E\(eight)B\(beat)"].map { LCDText.bytes($0) }.first { $0.count <= width }
+        }
+    }
+
+    /// The place in the eights on a part with a beat grid; nil on a part with none.
+    static func eightsPlace(_ state: PlayerState) -> EightsPlace? {
         guard let grid = state.part?.grid else { return nil }
         let place = grid.shownPlace(of: state.position, sampleRate: state.sampleRate)
         let ahead = FramePosition((BeatGrid.shownBeatTolerance * Double(state.sampleRate)).rounded())
-        f.change(atPosition: grid.frame(ofBeat: place.shownBeat + 1) - ahead)
-        return "E\(place.eight).\(place.beat)"
+        return EightsPlace(eight: place.eight, beat: place.beat,
+                           changesAt: grid.frame(ofBeat: place.shownBeat + 1) - ahead)
     }
 
     /// "75%" while the part plays at a speed other than 100 %; empty at 100 %.
@@ -190,7 +228,8 @@ public enum Screen {
         }
         func show(_ index: Int, at row: Int) {
             let move = part.moves[index]
-            let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("\(index + 1)/\(part.moves.count) ")
+            // "#2": the move's number, never "2/3", which is a part's.
+            let head = [row == 0 ? glyph : Glyph.note.rawValue, 0x20] + LCDText.bytes("#\(index + 1) ")
             f.put(head, row: row)
             f.scroll(f.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
             // The cue first, when it has one: the encoder push plays from there.
@@ -233,6 +272,40 @@ public enum Screen {
             }
             let v = LCDText.bytes("< \(value(of: item, state)) >")
             f.put(v, row: f.rows >= 4 ? 2 : 1, column: max(0, (f.columns - v.count) / 2))
+        case .problems:
+            let pages = ProblemsRules.pages(state.problems, DisplaySize(columns: f.columns, rows: f.rows))
+            guard pages.indices.contains(menu.cursor) else { return }
+            for (r, line) in pages[menu.cursor].enumerated() { f.line(line, row: r, now: now) }
+        case .loopEnds(let end):
+            loopEnds(end, state, into: &f, now: now)
+        }
+    }
+
+    /// The A–B loop's times, the encoder's end marked with '>' and what a detent moves it by.
+    private static func loopEnds(_ end: Menu.LoopEnd, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        guard case .ab(let loop) = state.loop else { return }
+        let top = f.rows >= 4 ? 1 : 0
+        if f.rows >= 4 { f.line(Menu.Item.abLoop.rawValue, row: 0, now: now) }
+        let unit = LCDText.bytes(state.part?.grid == nil ? "+-\(LoopTimeRules.nudgeMilliseconds)ms" : "+-beat")
+        for (r, (name, frame)) in [(Menu.LoopEnd.a, loop.a), (.b, loop.b)].enumerated() {
+            let mark = name == end ? ">" : " "
+            let label = name == .a ? "A" : "B"
+            f.put(LCDText.bytes("\(mark)\(label) \(Clock.tenths(frame, sampleRate: state.sampleRate))"), row: top + r)
+        }
+        f.put(unit, row: top + (end == .a ? 0 : 1), column: max(0, f.columns - unit.count))
+    }
+
+    /// "A 0:08.2" while only A is marked; both times once the loop is on ("A0:08.2  B0:12.0"
+    /// on 16 columns, spaced out where there is room).
+    static func loopTimes(_ state: PlayerState, _ columns: Int) -> String? {
+        let rate = state.sampleRate
+        switch state.loop {
+        case .markedA(let a): return "A \(Clock.tenths(a, sampleRate: rate))"
+        case .ab(let loop):
+            let a = Clock.tenths(loop.a, sampleRate: rate), b = Clock.tenths(loop.b, sampleRate: rate)
+            let spaced = "A \(a)  B \(b)"
+            return spaced.count <= columns ? spaced : "A\(a)  B\(b)"
+        case .off, .part: return nil
         }
     }
 
@@ -304,6 +377,10 @@ public enum Screen {
         case .stickLoop:
             guard let part = state.part, let stick = part.stickLoop else { return "None" }
             return part.savedLoop == stick ? "On" : "Off"
+        case .abLoop:
+            if case .ab = state.loop { return "On" }
+            return "Off"
+        case .problems: return state.problems.isEmpty ? "None" : "\(state.problems.count)"
         }
     }
 

@@ -31,8 +31,8 @@ struct Interactive {
     /// Whether ↑ goes to the row above (the menu's lists, the moves view) rather than turning on.
     static func upMovesBack(_ state: PlayerState) -> Bool {
         switch state.menu?.page {
-        case .main?, .routines?: return true
-        case .editing?: return false
+        case .main?, .routines?, .problems?: return true
+        case .editing?, .loopEnds?: return false
         case nil: return state.view == .moves
         }
     }

@@ -117,12 +117,13 @@ import Testing
     }
 
     static func arguments(_ stick: String, _ more: [String] = []) -> [String] {
-        ["--stick", stick, "--device", "segmance-no-such-pcm", "--wav", stick + "/out.wav"] + more
+        // The WAV beside the stick, not in it: a file growing on the stick would be imported.
+        ["--stick", stick, "--device", "segmance-no-such-pcm", "--wav", stick + ".wav"] + more
     }
 
     @Test func speedFromTheCommandLineAndTheSpeedKeys() throws {
         let stick = try Self.stick(seconds: 20)
-        defer { try? FileManager.default.removeItem(atPath: stick) }
+        defer { for path in [stick, stick + ".wav"] { try? FileManager.default.removeItem(atPath: path) } }
         let sim = try SimInTerminal(Self.arguments(stick, ["--speed", "75"]))
         // --speed 75: the part loads at 75 %, shown beside the clock.
         let loaded = sim.waitForScreen { $0.count == 2 && $0[0].contains("1/1 Tone") && $0[1].hasSuffix("75%") }
@@ -137,7 +138,7 @@ import Testing
 
     @Test func arrowsMoveTheMenuTheWayTheyPoint() throws {
         let stick = try Self.stick(seconds: 5)
-        defer { try? FileManager.default.removeItem(atPath: stick) }
+        defer { for path in [stick, stick + ".wav"] { try? FileManager.default.removeItem(atPath: path) } }
         let sim = try SimInTerminal(Self.arguments(stick))
         #expect(sim.waitForScreen { $0.count == 2 && $0[0].contains("1/1 Tone") } != nil, "\(sim.lastScreen)")
         sim.type("\r")

@@ -35,7 +35,7 @@ import Testing
     }
 
     /// The screen shows the beat a frame is within 5 ms of: 1 ms before the "1" of eight 2
-    /// (4.25 s) is already E2.1; 6 ms before it is still E1.8; at 4.25 s the screen's next
+    /// (4.25 s) is already E2 B1; 6 ms before it is still E1 B8; at 4.25 s the screen's next
     /// change is 5 ms before the following beat.
     @Test(arguments: [(4.249, Int64(2), 1), (4.244, Int64(1), 8), (4.25, Int64(2), 1), (4.744, Int64(2), 1), (4.746, Int64(2), 2)]
           as [(Double, Int64, Int)])
@@ -135,7 +135,10 @@ import Testing
     ])
     func loopMarksSnap(snap: LoopSnap, pressA: Double, pressB: Double, a: Double, b: Double) {
         var store = store(Settings(loopSnap: snap), playingAt: pressA)
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(a)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(a))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
         store.state.position = F.s(pressB)
         let e = store.state.epoch
         let loop = ABLoop(a: F.s(a), b: F.s(b))
@@ -161,7 +164,10 @@ import Testing
 
     @Test func aMarkBeforeTheFirstBeatSnapsToABeatInsideThePart() {
         var store = store(Settings(loopSnap: .eight), playingAt: 0.05)
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(0.25)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(0.25))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
     }
 
     // MARK: - The encoder by beats

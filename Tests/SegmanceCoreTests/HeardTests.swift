@@ -20,6 +20,7 @@ import Testing
         store.send(.buttonPressed(.loop)) {
             $0.loop = .markedA(F.s(10))
             $0.heard = nil
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
         }
         store.state.position = F.s(18.1)
         store.send(.heard(F.s(18)))  { $0.heard = F.s(18) }
@@ -54,6 +55,7 @@ import Testing
         store.send(.buttonPressed(.loop)) {
             $0.loop = .markedA(F.s(9.95))
             $0.heard = nil
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
         }
     }
 
@@ -63,7 +65,10 @@ import Testing
         var store = playingAt(10)
         store.state.transport = .paused
         store.send(.heard(F.s(3)))
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(10)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(10))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
         var playing = playingAt(10)
         playing.send(.heard(F.s(500))) { $0.heard = F.s(60) - 1 }
     }

@@ -13,7 +13,10 @@ import Testing
 
     @Test func loopMarksAThenBThenClears() {
         var store = playingAt(10)
-        store.send(.buttonPressed(.loop)) { $0.loop = .markedA(F.s(10)) }
+        store.send(.buttonPressed(.loop)) {
+            $0.loop = .markedA(F.s(10))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
+        }
         store.state.position = F.s(18)
         let e = store.state.epoch
         let loop = ABLoop(a: F.s(10), b: F.s(18))
@@ -31,6 +34,7 @@ import Testing
         ]) {
             $0.loop = .off
             $0.routines[0].parts[0].savedLoop = nil
+            $0.loopTimesShownUntil = nil
         }
     }
 
@@ -73,6 +77,7 @@ import Testing
         // Marking A leaves the part loop.
         store.send(.buttonPressed(.loop), [.audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e)]) {
             $0.loop = .markedA(F.s(5))
+            $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
         }
         store.state.position = F.s(9)
         _ = Player.reduce(&store.state, .buttonPressed(.loop))

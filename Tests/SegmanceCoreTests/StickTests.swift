@@ -14,6 +14,7 @@ import Testing
         }
         #expect(store.state.stickOfferShown)
         store.send(.buttonPressed(.select), [.importStick(path: "/media/usb0")]) {
+            $0.notice = nil // the push takes the screen back first
             $0.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
         }
         #expect(!store.state.stickOfferShown)
@@ -23,7 +24,8 @@ import Testing
         store.send(.importFinished(ImportSummary(added: 2, unchanged: 1))) {
             $0.importing = nil
             $0.stick = nil
-            $0.pendingNotices = [Notice(.info, ["Import done", "2 new, 1 same"])]
+            $0.notice = ShownNotice(notice: Notice(.info, ["Import done", "2 new, 1 same"]),
+                                    until: $0.now + 3_000_000_000)
         }
     }
 
@@ -43,12 +45,17 @@ import Testing
         store.send(.stickRefused(refusal)) {
             $0.notice = ShownNotice(notice: Notice(.problem, ["Stick is APFS", "Reformat: exFAT"], duration: 8_000_000_000),
                                     until: $0.now + 8_000_000_000)
+            $0.problems = [FileProblem(file: "sdb2", reason: refusal.message)]
+            $0.problemsUnread = true
         }
-        // A readable partition of the same stick (a Mac's EFI partition) is still offered after it.
+        // A readable partition of the same stick (a Mac's EFI partition) is still offered after it;
+        // its import starts a new list of problems.
         store.send(.stickInserted(Self.offer), [.importStick(path: "/media/usb0")]) {
             $0.stick = Self.offer
             $0.importing = ImportProgress(routine: 1, count: 3, title: "", percent: 0)
             $0.pendingNotices = [Notice(.info, ["Stick found", "3 routines"])]
+            $0.problems = []
+            $0.problemsUnread = false
         }
     }
 

@@ -118,7 +118,7 @@ import Testing
         }
     }
 
-    @Test func aButtonTakesTheScreenBackFromAnInfoNoticeButNotFromAProblem() {
+    @Test func aControlTakesTheScreenBackFromAnyNoticeAndWaitingProblemsComeOnceTheControlsRest() {
         var store = TestStore(F.loaded(Settings(countdown: 3)))
         _ = Player.reduce(&store.state, .notice(Notice(.info, ["Stick found"])))
         _ = Player.reduce(&store.state, .notice(Notice(.info, ["Salsa"])))
@@ -130,13 +130,44 @@ import Testing
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
             $0.epoch = e
         }
-        let problem = Notice(.problem, ["x.mp3", "not audio"])
+        // A problem covering the screen goes too; the one waiting behind it waits for a quiet moment.
+        let problem = Notice(.problem, ["x.mp3", "not audio"]), next = Notice(.problem, ["y.mp3", "not audio"])
         _ = Player.reduce(&store.state, .notice(problem))
+        _ = Player.reduce(&store.state, .notice(next))
         store.send(.buttonPressed(.play), [.audio(.stop, epoch: e + 1)]) {
             $0.transport = .stopped
             $0.epoch = e + 1
+            $0.notice = nil
+            $0.noticesHeldUntil = $0.now + NoticeRules.quietAfterControl
         }
-        #expect(store.state.notice?.notice == problem)
+        let quiet = store.state.now + NoticeRules.quietAfterControl
+        store.send(.clock(quiet - 1)) { $0.now = quiet - 1 }
+        store.send(.clock(quiet)) {
+            $0.now = quiet
+            $0.noticesHeldUntil = nil
+            $0.pendingNotices = []
+            $0.notice = ShownNotice(notice: next, until: quiet + next.duration)
+        }
+    }
+
+    @Test func aNoticeArrivingWhileTheMenuIsOpenWaitsUntilItCloses() {
+        var store = TestStore(F.loaded())
+        store.send(.buttonPressed(.select)) { $0.menu = Menu() }
+        let stopped = Notice(.problem, ["Import stopped", "stick removed"])
+        store.send(.notice(stopped)) { $0.pendingNotices = [stopped] }
+        store.send(.clock(20_000_000_000)) { $0.now = 20_000_000_000 }
+        // Closing it is a control too: the notice comes once the controls rest.
+        store.send(.buttonLongPressed(.select)) {
+            $0.menu = nil
+            $0.noticesHeldUntil = 20_000_000_000 + NoticeRules.quietAfterControl
+        }
+        let quiet = 20_000_000_000 + NoticeRules.quietAfterControl
+        store.send(.clock(quiet)) {
+            $0.now = quiet
+            $0.noticesHeldUntil = nil
+            $0.pendingNotices = []
+            $0.notice = ShownNotice(notice: stopped, until: quiet + stopped.duration)
+        }
     }
 
     @Test func bootTellsTheAudioSideTheVolume() {

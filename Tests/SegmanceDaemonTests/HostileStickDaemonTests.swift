@@ -57,14 +57,10 @@ import Glibc
         }
         #expect(output.lines.contains { $0.hasSuffix("import: Good: added") }, "\(output.text)")
         print("hostile stick in the daemon: log complete at \(output.elapsed) s")
-        // The LCD (the terminal display's frames): each refusal in turn, 4 s each, the file on
-        // the first row and why on the second (both scroll when longer than the display).
-        #expect(output.wait(seconds: 30) { $0.hasPrefix("│") && $0.contains("TOML syntax") }, "\(output.text)")
-        for routine in ["Bracket", "Huge", "Mutated"] {
-            let row = "│!" + routine.padding(toLength: 15, withPad: " ", startingAt: 0) + "│"
-            #expect(output.wait(seconds: 30) { $0.hasPrefix(row) }, "\(routine): \(output.text)")
-        }
+        // The LCD (the terminal display's frames): the summary, then how many problems there
+        // are and where to read them whole (the menu's *Problems*).
         #expect(output.wait(seconds: 30) { $0.hasPrefix("│1 new, 3 failed │") }, "\(output.text)")
+        #expect(output.wait(seconds: 30) { $0.hasPrefix("│Menu: Problems  │") }, "\(output.text)")
         print("hostile stick in the daemon: LCD done at \(output.elapsed) s")
 
         #expect(kill(pid, 0) == 0, "the daemon is gone")
@@ -106,9 +102,13 @@ import Glibc
             #expect(log.wait(seconds: 60) { $0.hasSuffix("import: \(path): \(reason)") }, "\(path): \(log.lines)")
         }
         #expect(log.wait { $0 == "import: Good: added" }, "\(log.lines)")
-        #expect(screen.wait(seconds: 30) { $0.contains("TOML syntax") }, "\(screen.lines.suffix(3))")
-        #expect(screen.wait(seconds: 30) { $0.contains("│!Bracket        │") }, "\(screen.lines.suffix(3))")
+        #expect(screen.wait(seconds: 30) { $0.contains("│Menu: Problems  │") }, "\(screen.lines.suffix(3))")
         #expect(daemon.stop())
+        // Every problem, file and reason, kept for the problems view.
+        let problems = daemon.daemon.state.problems
+        for (path, reason) in HostileSticks.expectedProblems {
+            #expect(problems.contains { $0.file == path && $0.reason == reason }, "\(path): \(problems)")
+        }
         #expect(daemon.error.withLock { $0 } == nil)
         #expect(daemon.daemon.state.routines.map(\.title) == ["Good"])
     }

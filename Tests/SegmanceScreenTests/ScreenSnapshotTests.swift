@@ -84,14 +84,14 @@ import SegmanceCore
     @Test func movesViewFollowsTheCue() {
         let before = Self.state { $0.view = .moves; $0.position = Self.s(3) }
         #expect(Screen.render(before, columns: 16, rows: 2).text == [
-            "▶ 1/3 Box step  ",
+            "▶ #1 Box step   ",
             "Dance           ",
         ])
         let after = Self.state { $0.view = .moves; $0.position = Self.s(8) }
         #expect(Screen.render(after, columns: 20, rows: 4).text == [
-            "▶ 2/3 3-ball cascade",
+            "▶ #2 3-ball cascade ",
             "0:08 Juggle: eyes up",
-            "♪ 3/3 Spin out      ",
+            "♪ #3 Spin out       ",
             "0:24 Transition     ",
         ])
     }

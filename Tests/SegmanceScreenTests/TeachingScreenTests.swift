@@ -92,10 +92,10 @@ import SegmanceCore
 
     @Test func theEncodersMoveIsShownWithItsCue() {
         let state = Self.state { $0.view = .moves; $0.moveCursor = 2; $0.position = S.s(3) }
-        #expect(Screen.render(state, columns: 16, rows: 2).text == ["▶ 3/3 Spin out  ", "0:24 Transition "])
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["▶ #3 Spin out   ", "0:24 Transition "])
         let first = Self.state { $0.view = .moves; $0.moveCursor = 0; $0.position = S.s(30) }
         #expect(Screen.render(first, columns: 20, rows: 4).text == [
-            "▶ 1/3 Box step      ", "Dance               ", "♪ 2/3 3-ball cascade", "0:08 Juggle: eyes up",
+            "▶ #1 Box step       ", "Dance               ", "♪ #2 3-ball cascade ", "0:08 Juggle: eyes up",
         ])
     }
 
@@ -104,10 +104,10 @@ import SegmanceCore
         var state = Self.state { $0.view = .moves; $0.moveCursor = 0 }
         state.routines[0].parts[1].moves = [long]
         let resting = Screen.render(state, columns: 16, rows: 2)
-        #expect(resting.text == ["▶ 1/1 Five-ball ", "Juggle: face the"])
+        #expect(resting.text == ["▶ #1 Five-ball c", "Juggle: face the"])
         #expect(resting.expires == Marquee.restNanoseconds + Marquee.stepNanoseconds)
         state.now = Marquee.restNanoseconds + 2 * Marquee.stepNanoseconds
-        #expect(Screen.render(state, columns: 16, rows: 2).text == ["▶ 1/1 ve-ball ca", "ggle: face the a"])
+        #expect(Screen.render(state, columns: 16, rows: 2).text == ["▶ #1 ve-ball cas", "ggle: face the a"])
     }
 
     // MARK: Volume

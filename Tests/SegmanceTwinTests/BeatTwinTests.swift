@@ -114,4 +114,23 @@ import Glibc
         #expect(off.isEmpty, "intervals off the beat: \(off); \(intervals.count) intervals")
         #expect(intervals.count >= 10 * 4)
     }
+
+    /// Issue 25, on the 16×2 LCD: playing the part, the clock keeps its length and the place
+    /// in the eights shows beside it, labelled, beat by beat; once the A–B loop is on, its
+    /// pass takes the place's room, and still no clock loses its length.
+    @Test func theClockKeepsItsLengthAndThePlaceInTheEightsIsLabelled() throws {
+        let stick = try Self.makeStick()
+        let (_, result) = try Self.run("0.0 tap play\n2.1 tap loop\n4.4 tap loop\n8.0 end", stick: stick) {
+            $0.loopSnap = .beat
+        }
+        let lines = result.frames.lines
+        // 1.25 s is beat 3 of eight 1 (the first "1" is at 0.25 s), 1.75 s beat 4.
+        #expect(lines.contains { $0.hasSuffix("|▶ 1/1 Count     |0:01/0:30  E1 B3|") }, "\(result.frames.text)")
+        #expect(lines.contains { $0.hasSuffix("|▶ 1/1 Count     |0:01/0:30  E1 B4|") }, "\(result.frames.text)")
+        #expect(lines.contains { $0.hasSuffix("|▶ 1/1 Count   ⒶⒷ|0:02/0:30    ⟲x3|") }, "\(result.frames.text)")
+        let clocks = lines.compactMap { $0.split(separator: "|").dropFirst(2).first }
+            .filter { $0.contains(/^[0-9]:[0-9][0-9]/) }
+        #expect(clocks.count > 8)
+        #expect(clocks.allSatisfy { $0.contains("/0:30") }, "\(clocks)")
+    }
 }

@@ -84,9 +84,9 @@ import SegmanceAppliance
         // NEXT: part 2 with the routine's title for 3 s, then its clock.
         #expect(log.contains { $0.contains("|■ 2/3 Groove  ⒶⒷ|Street Jam      |") })
         let title = try #require(log.firstIndex { $0.contains("|Street Jam      |") && $0.contains("Groove") })
-        // Groove's saved A–B loop is on: its pass beside the clock, and (Groove has a beat,
-        // detected at import) where in the eights it is: eight 3, beat 1.
-        #expect(log[title + 1].contains("|■ 2/3 Groove  ⒶⒷ|0:08 E3.1    ⟲x1|"), "\(log[title + 1])")
+        // Groove's saved A–B loop is on: its pass beside the whole clock (Groove has a beat,
+        // detected at import; the pass takes the place in the eights' room on 16 columns).
+        #expect(log[title + 1].contains("|■ 2/3 Groove  ⒶⒷ|0:08/0:32    ⟲x1|"), "\(log[title + 1])")
         // The long push (0.6 s into the hold) shows it again.
         #expect(log.contains { $0.hasPrefix("    8.6") && $0.contains("|Street Jam      |") })
         // The routine list, with the place of the routine under the cursor.
@@ -108,8 +108,8 @@ import SegmanceAppliance
             """, stick: try demoStick(), size: (columns, rows))
         let shown = screens(output).map { $0.rows.joined(separator: "|") }
         // The last move, its cue outside Groove's saved loop (0:08-0:16), then back one.
-        #expect(shown.contains { $0.hasPrefix("■ 3/3 Spin out") && $0.contains("0:24 Transition") }, "\(shown)")
-        #expect(shown.contains { $0.hasPrefix("■ 2/3 ") && $0.contains("ball") }, "\(shown)")
+        #expect(shown.contains { $0.hasPrefix("■ #3 Spin out") && $0.contains("0:24 Transition") }, "\(shown)")
+        #expect(shown.contains { $0.hasPrefix("■ #2 ") && $0.contains("ball") }, "\(shown)")
         // The push: counted in (the demo's 3 s), then playing from the cue at 0:08.
         #expect(shown.contains { $0.contains("Ready in") })
         let state = output.finalState

@@ -129,9 +129,10 @@ import Glibc
     @Test func aBrokenFileIsReportedOnTheLCDAndTheRestPlays() throws {
         let stick = try Self.makeStick(extra: [("02 Broken.mp3", Array("this is not audio".utf8))])
         let (out, result) = try Self.run("0.0 tap play\n12.0 end", stick: stick)
-        // The stick's summary, then the problem with its file and reason (scrolling on 16 columns).
+        // The stick's summary, then how many problems there are and where to read them.
         #expect(result.frames.lines.first { $0.contains("Stick found") }?.contains("1 routine") == true)
-        #expect(result.frames.lines.contains { $0.contains("|!Counting/02 Bro|not an audio fil|") })
+        #expect(result.frames.lines.contains { $0.contains("|!1 problem      |Menu: Problems  |") })
+        #expect(result.finalState.problems.first?.file == "Counting/02 Broken.mp3")
         #expect(result.log.contains { $0.contains("02 Broken.mp3") && $0.contains("not an audio file") })
         #expect(result.finalState.routine?.parts.count == 1)
         #expect(out.contains { $0 != 0 })
@@ -145,7 +146,10 @@ import Glibc
         let second = try Self.run(text, stick: dir)
         #expect(first.samples == second.samples)
         #expect(first.output.frames.text == second.output.frames.text)
-        #expect(first.samples.count == 94 * Self.rate * 2)
+        #expect(first.samples.count == 118 * Self.rate * 2)
         #expect(first.output.frames.lines.count > 40)
+        // Its last gesture, the A-B loop nudged in the menu: A two beats later, B one earlier.
+        #expect(first.output.frames.lines.contains { $0.hasSuffix("|>A 0:03.0 +-beat| B 0:06.0       |") })
+        #expect(first.output.frames.lines.contains { $0.hasSuffix("| A 0:03.0       |>B 0:05.5 +-beat|") })
     }
 }
