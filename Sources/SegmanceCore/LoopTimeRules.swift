@@ -45,8 +45,15 @@ public enum LoopTimeRules {
         case .a: loop.a = min(max(step(loop.a, detents, state), 0), loop.b - minimum)
         case .b: loop.b = min(max(step(loop.b, detents, state), loop.a + minimum), part.length)
         }
-        guard .ab(loop) != state.loop else { return [] }
+        guard case .ab(let old) = state.loop, loop != old else { return [] }
         state.loop = .ab(loop)
+        switch state.transport {
+        case .stopped, .paused:
+            // Waiting at the loop's start (where a stop puts it) or now outside it: at the new A.
+            if state.position == old.a || !(loop.a..<loop.b).contains(state.position) { state.position = loop.a }
+        case .playing, .countingDown:
+            break
+        }
         return Player.loopEffects(&state)
     }
 

@@ -51,6 +51,26 @@ import Testing
         #expect(store.state.loop == .ab(ABLoop(a: F.s(8), b: F.s(10.5))))
     }
 
+    /// Stopped at A (where a loop that stopped after its passes waits), a nudge of A takes
+    /// the place with it, so PLAY starts at the new A; a place inside the loop stays.
+    @Test func stoppedAtAANudgeOfAMovesThePlaceWithIt() {
+        var store = looping()
+        store.state.transport = .stopped
+        store.state.position = F.s(10)
+        let e = store.state.epoch
+        store.send(.buttonPressed(.select)) { $0.menu = Menu(page: .loopEnds(.a), cursor: 0) }
+        let later = ABLoop(a: F.s(10) + F.rate / 20, b: F.s(18))
+        store.send(.encoderTurned(1), [
+            .audio(.setLoop(LoopRegion(range: later.a..<later.b)), epoch: e), .audio(.setNext(nil), epoch: e),
+        ]) {
+            $0.loop = .ab(later)
+            $0.position = later.a
+        }
+        store.state.position = F.s(12)
+        _ = Player.reduce(&store.state, .encoderTurned(-1))
+        #expect(store.state.position == F.s(12))
+    }
+
     @Test func withNoABLoopTheEntrySaysSo() {
         var store = TestStore(F.loaded())
         store.state.menu = Menu(page: .main, cursor: Self.entry)
