@@ -2,10 +2,17 @@
 /// once with the *Auto import* setting), progress on the LCD, a summary at the end.
 enum StickRules {
     static func inserted(_ offer: StickOffer, _ state: inout PlayerState) -> [Effect] {
-        let count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
-        Player.enqueue(Notice(.info, ["Stick found", count]), &state)
-        // One import at a time; with nothing to import there is nothing to offer.
-        guard offer.routines > 0, state.importing == nil else { return [] }
+        // With nothing to import there is nothing to offer: the performer is told what was looked for.
+        guard offer.routines > 0 || offer.refused > 0 else {
+            Player.enqueue(Notice(.problem, noMusic, duration: refusalDuration), &state)
+            return []
+        }
+        var count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
+        if offer.refused > 0 { count += ", \(offer.refused) bad" }
+        Player.enqueue(Notice(offer.refused > 0 ? .problem : .info, ["Stick found", count]), &state)
+        guard offer.routines > 0 else { return [] }
+        // One import at a time.
+        guard state.importing == nil else { return [] }
         state.stick = offer
         return state.settings.autoImport ? startImport(&state) : []
     }
@@ -44,13 +51,16 @@ enum StickRules {
         return []
     }
 
+    /// A stick with no audio file in its folders (the two lines of the LCD; long lines scroll).
+    static let noMusic = ["No music on this stick", "looked for MP3 WAV FLAC M4A OGG files"]
+
     /// How long a refused stick's notice stays.
     static let refusalDuration: Int64 = 8_000_000_000
 
     static func finished(_ summary: ImportSummary, _ state: inout PlayerState) -> [Effect] {
         state.importing = nil
         state.stick = nil
-        Player.enqueue(Notice(summary.stopped == nil && summary.failed == 0 ? .info : .problem, summary.lines), &state)
+        Player.enqueue(Notice(summary.hasProblems ? .problem : .info, summary.lines), &state)
         return []
     }
 }

@@ -27,16 +27,22 @@ public protocol StickAudioDecoding: AnyObject {
 public struct RoutineBuild: Sendable {
     public var routine: Routine?
     public var problems: [StickProblem]
+    /// The routine's title is its manifest's (not its folder's name or the stick's label).
+    public var titledByManifest = false
+    /// Parts and files of the folder left out of the routine (each named in `problems`).
+    public var leftOut = 0
 }
 
 /// Turns one routine folder into a `Routine`: reads `routine.toml`, decodes the audio
 /// through a `StickAudioDecoding`, checks cut points, loops and cues against the decoded
-/// lengths. A bad audio file fails its part, a bad manifest fails its routine.
+/// lengths. A bad audio file fails its part (named, the other parts import), a bad
+/// manifest fails its routine (every problem named; `promisesParts` keeps it out of the offer).
 ///
 /// - Without a manifest, or with one that has no `[[part]]`, each audio file is a part,
 ///   in natural file-name order, titled with the name minus track number and extension.
 /// - With `[[part]]` entries, exactly those parts exist, in that order; one file may be
-///   cut into several parts (decoded once, shared through one `AudioReference`).
+///   cut into several parts (decoded once, shared through one `AudioReference`). Audio
+///   files of the folder no part names are a problem ("not in routine.toml: …").
 /// - `from`/`to` are positions in the file; a part's `loop` and its moves' `at` cues are
 ///   part-relative (0 is the part's `from`). Manifest paths must stay inside the folder.
 public struct RoutineBuilder {
@@ -49,12 +55,35 @@ public struct RoutineBuilder {
         self.decoder = decoder
     }
 
+    /// Whether `source` will give a routine, as far as can be known without decoding (so
+    /// that what a stick offers is what its import brings in): a manifest that reads with no
+    /// problem (else the routine is refused), and a playable audio file in the folder or,
+    /// with `[[part]]` entries, named by a part.
+    public static func promisesParts(_ source: RoutineSource) -> Bool {
+        var manifest: Manifest?
+        if let path = source.manifest {
+            guard case .success(let bytes) = ManifestFile.read(path) else { return false }
+            let reading = Manifest.parse(bytes, rate: 48_000)
+            guard let parsed = reading.manifest, reading.issues.isEmpty else { return false }
+            manifest = parsed
+        }
+        guard let manifest, !manifest.parts.isEmpty else { return source.hasMusic }
+        return manifest.parts.contains { spec in
+            StickPaths.manifestPathProblem(spec.file) == nil
+                && AudioFormats.playableExtensions.contains(AudioFormats.fileExtension(spec.file))
+                && StickPaths.resolve(source.folder + "/" + spec.file).map {
+                    StickPaths.kind($0) == .file && StickPaths.isInside($0, root: source.folder)
+                } == true
+        }
+    }
+
     /// Builds the routine of `source`. Throws only what the decoder throws to abort.
     public func build(_ source: RoutineSource) throws -> RoutineBuild {
-        var problems: [StickProblem] = []
+        var result = RoutineBuild(routine: nil, problems: [])
         func problem(_ path: String, _ reason: String, line: Int? = nil) {
             let shown = path.isEmpty ? "." : path
-            problems.append(StickProblem(path: shown, reason: line.map { "line \($0): \(reason)" } ?? reason, line: line))
+            result.problems.append(StickProblem(path: shown, reason: line.map { "line \($0): \(reason)" } ?? reason,
+                                                line: line))
         }
         let relative = source.relative
         var routine = Routine(title: source.title, parts: [])
@@ -67,7 +96,8 @@ public struct RoutineBuilder {
             for issue in issues { problem(manifestShown, issue.message, line: issue.line) }
             let count = checkedAgainstAudio ? "problems" : Self.count(issues.count)
             problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(count)")
-            return RoutineBuild(routine: nil, problems: problems)
+            result.leftOut = 0
+            return result
         }
         if let manifestPath = source.manifest {
             let bytes: [UInt8]
@@ -75,7 +105,7 @@ public struct RoutineBuilder {
             case .failure(let refusal):
                 problem(manifestShown, refusal.description)
                 problem(relative, "routine \"\(source.title)\" skipped: its routine.toml is unusable")
-                return RoutineBuild(routine: nil, problems: problems)
+                return result
             case .success(let read):
                 bytes = read
             }
@@ -86,16 +116,24 @@ public struct RoutineBuilder {
             routine.title = parsed.title ?? source.title
             routine.subtitle = parsed.subtitle ?? ""
             routine.countdown = parsed.countdown
+            result.titledByManifest = parsed.title != nil
         }
 
         // Every part is checked, also when the manifest already has issues, so that the
         // performer sees every problem of the routine in one pass.
         if let manifest, !manifest.parts.isEmpty {
-            let (parts, issues, failedAudio) = try manifestParts(manifest, folder: source.folder)
-            for failed in failedAudio { problem(failed.shown, failed.reason) }
-            let all = Self.inLineOrder(manifestIssues + issues)
-            if !all.isEmpty { return refuse(all, title: routine.title, checkedAgainstAudio: !issues.isEmpty) }
-            routine.parts = parts
+            let checked = try manifestParts(manifest, folder: source.folder)
+            for failed in checked.failedAudio { problem(failed.shown, failed.reason) }
+            let all = Self.inLineOrder(manifestIssues + checked.issues)
+            if !all.isEmpty { return refuse(all, title: routine.title, checkedAgainstAudio: !checked.issues.isEmpty) }
+            routine.parts = checked.parts
+            result.leftOut += checked.failedAudio.count
+            // Songs of the folder no part names are not silently left out.
+            let unlisted = source.audio.filter { !checked.listed.contains($0.real) }
+            if !unlisted.isEmpty && !routine.parts.isEmpty {
+                result.leftOut += unlisted.count
+                problem(relative, "not in routine.toml: " + unlisted.map(\.name).joined(separator: ", "))
+            }
         } else {
             for file in source.audio {
                 switch try decode(file) {
@@ -103,6 +141,7 @@ public struct RoutineBuilder {
                     routine.parts.append(Part(title: FileNames.partTitle(file.name), audio: audio.reference,
                                               length: audio.frames))
                 case .failure(let error):
+                    result.leftOut += 1
                     problem(file.shown, error.reasonText)
                 }
             }
@@ -110,9 +149,11 @@ public struct RoutineBuilder {
         }
         if routine.parts.isEmpty {
             problem(relative, "routine \"\(routine.title)\" skipped: no playable parts")
-            return RoutineBuild(routine: nil, problems: problems)
+            result.leftOut = 0
+            return result
         }
-        return RoutineBuild(routine: routine, problems: problems)
+        result.routine = routine
+        return result
     }
 
     private static func count(_ n: Int) -> String { n == 1 ? "1 problem" : "\(n) problems" }
@@ -133,14 +174,26 @@ public struct RoutineBuilder {
         return try decoder.decode(file)
     }
 
+    /// What checking a manifest's parts against their audio found.
+    private struct CheckedParts {
+        /// The parts that could be made.
+        var parts: [Part] = []
+        /// Issues found against the audio.
+        var issues: [Manifest.Issue] = []
+        /// Audio files that failed to decode (their parts are left out).
+        var failedAudio: [(shown: String, reason: String)] = []
+        /// Canonical paths of the files the parts name.
+        var listed: Set<String> = []
+    }
+
     /// The parts a manifest describes, the issues that make it unusable, and the audio files
     /// that failed to decode (their parts are left out).
-    private func manifestParts(_ manifest: Manifest, folder: String) throws
-        -> ([Part], [Manifest.Issue], [(shown: String, reason: String)]) {
+    private func manifestParts(_ manifest: Manifest, folder: String) throws -> CheckedParts {
+        var checked = CheckedParts()
         var issues: [Manifest.Issue] = []
         var resolved: [(spec: Manifest.PartSpec, real: String)] = []
         for spec in manifest.parts {
-            if let refusal = StickPaths.manifestPathProblem(spec.file) {
+                        if let refusal = StickPaths.manifestPathProblem(spec.file) {
                 issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)"))
                 continue
             }
@@ -154,10 +207,9 @@ public struct RoutineBuilder {
                                     message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused"))
                 continue
             }
+            checked.listed.insert(real)
             resolved.append((spec, real))
         }
-        var parts: [Part] = []
-        var failedAudio: [(shown: String, reason: String)] = []
         let rate = decoder.outputRate
         func time(_ frames: Int64) -> String { ManifestTime.format(frames, rate: rate) }
         for (spec, real) in resolved {
@@ -168,7 +220,7 @@ public struct RoutineBuilder {
             switch try decode(file) {
             case .success(let decoded): audio = decoded
             case .failure(let error):
-                failedAudio.append((shown, "\(error.reasonText) (\(name) left out)"))
+                checked.failedAudio.append((shown, "\(error.reasonText) (\(name) left out)"))
                 continue
             }
             if let to = spec.to, to > audio.frames {
@@ -201,10 +253,11 @@ public struct RoutineBuilder {
             }
             if partIssue { continue }
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
-            parts.append(Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
+            checked.parts.append(Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100))
         }
-        return (parts, issues, failedAudio)
+        checked.issues = issues
+        return checked
     }
 }

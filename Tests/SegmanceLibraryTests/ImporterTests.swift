@@ -99,7 +99,7 @@ import Testing
             "Syntax/routine.toml: line 3: TOML syntax error: \(syntaxMessage(events))",
             "Syntax: routine \"Syntax\" skipped: its routine.toml has 1 problem",
         ])
-        #expect(summary == ImportSummary(added: 1, failed: 5))
+        #expect(summary == ImportSummary(added: 1, failed: 5, leftOut: 4))
         let library = try fixture.open()
         let routines = try library.routines()
         #expect(routines.map(\.title) == ["Files"])
