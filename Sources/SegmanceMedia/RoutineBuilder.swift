@@ -35,8 +35,12 @@ public struct RoutineBuild: Sendable {
 
 /// Turns one routine folder into a `Routine`: reads `routine.toml`, decodes the audio
 /// through a `StickAudioDecoding`, checks cut points, loops and cues against the decoded
-/// lengths. A bad audio file fails its part (named, the other parts import), a bad
-/// manifest fails its routine (every problem named; `promisesParts` keeps it out of the offer).
+/// lengths. Nothing is left out unnamed: a bad part (a problem in its `[[part]]`, an audio
+/// file that does not decode) is left out with each reason, and the good parts import; a
+/// problem of the manifest as a whole (an unknown key, a bad countdown) is named and the
+/// value ignored; with no good part at all, each song is a part. Only a manifest that
+/// cannot be read at all (too big, not UTF-8, a TOML syntax error) fails its routine;
+/// `promisesParts` keeps it out of the offer.
 ///
 /// - Without a manifest, or with one that has no `[[part]]`, each audio file is a part,
 ///   in natural file-name order, titled with the name minus track number and extension.
@@ -56,20 +60,22 @@ public struct RoutineBuilder {
     }
 
     /// Whether `source` will give a routine, as far as can be known without decoding (so
-    /// that what a stick offers is what its import brings in): a manifest that reads with no
-    /// problem (else the routine is refused), and a playable audio file in the folder or,
-    /// with `[[part]]` entries, named by a part.
+    /// that what a stick offers is what its import brings in): a manifest that can be read
+    /// (else the routine is refused), and a playable audio file in the folder or named by
+    /// a part without a problem in its text.
     public static func promisesParts(_ source: RoutineSource) -> Bool {
         var manifest: Manifest?
+        var badParts: Set<Int> = []
         if let path = source.manifest {
             guard case .success(let bytes) = ManifestFile.read(path) else { return false }
             let reading = Manifest.parse(bytes, rate: 48_000)
-            guard let parsed = reading.manifest, reading.issues.isEmpty else { return false }
+            guard let parsed = reading.manifest else { return false }
             manifest = parsed
+            badParts = Set(reading.issues.compactMap(\.part))
         }
-        guard let manifest, !manifest.parts.isEmpty else { return source.hasMusic }
-        return manifest.parts.contains { spec in
-            StickPaths.manifestPathProblem(spec.file) == nil
+        guard !source.hasMusic else { return true }
+        return (manifest?.parts ?? []).contains { spec in
+            !badParts.contains(spec.index) && StickPaths.manifestPathProblem(spec.file) == nil
                 && AudioFormats.playableExtensions.contains(AudioFormats.fileExtension(spec.file))
                 && StickPaths.resolve(source.folder + "/" + spec.file).map {
                     StickPaths.kind($0) == .file && StickPaths.isInside($0, root: source.folder)
@@ -90,13 +96,9 @@ public struct RoutineBuilder {
         var manifest: Manifest?
         var manifestIssues: [Manifest.Issue] = []
         let manifestShown = StickPaths.join(relative, "routine.toml")
-        // The count is given when the text alone was read; with the parts checked against
-        // their audio the issues are listed above and the summary says "problems".
-        func refuse(_ issues: [Manifest.Issue], title: String, checkedAgainstAudio: Bool = false) -> RoutineBuild {
+        func refuse(_ issues: [Manifest.Issue], title: String) -> RoutineBuild {
             for issue in issues { problem(manifestShown, issue.message, line: issue.line) }
-            let count = checkedAgainstAudio ? "problems" : Self.count(issues.count)
-            problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(count)")
-            result.leftOut = 0
+            problem(relative, "routine \"\(title)\" skipped: its routine.toml has \(Self.count(issues.count))")
             return result
         }
         if let manifestPath = source.manifest {
@@ -121,20 +123,35 @@ public struct RoutineBuilder {
 
         // Every part is checked, also when the manifest already has issues, so that the
         // performer sees every problem of the routine in one pass.
+        var songsAreParts = true
         if let manifest, !manifest.parts.isEmpty {
             let checked = try manifestParts(manifest, folder: source.folder)
             for failed in checked.failedAudio { problem(failed.shown, failed.reason) }
-            let all = Self.inLineOrder(manifestIssues + checked.issues)
-            if !all.isEmpty { return refuse(all, title: routine.title, checkedAgainstAudio: !checked.issues.isEmpty) }
-            routine.parts = checked.parts
-            result.leftOut += checked.failedAudio.count
-            // Songs of the folder no part names are not silently left out.
-            let unlisted = source.audio.filter { !checked.listed.contains($0.real) }
-            if !unlisted.isEmpty && !routine.parts.isEmpty {
-                result.leftOut += unlisted.count
-                problem(relative, "not in routine.toml: " + unlisted.map(\.name).joined(separator: ", "))
+            for issue in Self.inLineOrder(manifestIssues + checked.issues) {
+                problem(manifestShown, issue.message, line: issue.line)
             }
-        } else {
+            let failed = Set(checked.failedAudio.map(\.part))
+            let withIssues = Set((manifestIssues + checked.issues).compactMap(\.part)).subtracting(failed)
+            routine.parts = checked.parts.filter { !failed.contains($0.index) && !withIssues.contains($0.index) }
+                .map(\.part)
+            if routine.parts.isEmpty {
+                problem(relative, "no part of its routine.toml can be used: each song is a part")
+            } else {
+                songsAreParts = false
+                result.leftOut += failed.count + withIssues.count
+                if !withIssues.isEmpty {
+                    let names = withIssues.sorted().map { "part \($0 + 1)" }.joined(separator: ", ")
+                    problem(relative, "routine \"\(routine.title)\" imported without \(names) of its routine.toml")
+                }
+                // Songs of the folder no part names are not silently left out.
+                let unlisted = source.audio.filter { !checked.listed.contains($0.real) }
+                if !unlisted.isEmpty {
+                    result.leftOut += unlisted.count
+                    problem(relative, "not in routine.toml: " + unlisted.map(\.name).joined(separator: ", "))
+                }
+            }
+        }
+        if songsAreParts {
             for file in source.audio {
                 switch try decode(file) {
                 case .success(let audio):
@@ -145,7 +162,9 @@ public struct RoutineBuilder {
                     problem(file.shown, error.reasonText)
                 }
             }
-            if !manifestIssues.isEmpty { return refuse(manifestIssues, title: routine.title) }
+            if manifest?.parts.isEmpty ?? false {
+                for issue in manifestIssues { problem(manifestShown, issue.message, line: issue.line) }
+            }
         }
         if routine.parts.isEmpty {
             problem(relative, "routine \"\(routine.title)\" skipped: no playable parts")
@@ -176,35 +195,35 @@ public struct RoutineBuilder {
 
     /// What checking a manifest's parts against their audio found.
     private struct CheckedParts {
-        /// The parts that could be made.
-        var parts: [Part] = []
+        /// The parts that could be made, with their `[[part]]` index.
+        var parts: [(index: Int, part: Part)] = []
         /// Issues found against the audio.
         var issues: [Manifest.Issue] = []
-        /// Audio files that failed to decode (their parts are left out).
-        var failedAudio: [(shown: String, reason: String)] = []
+        /// Audio files that failed to decode, and the part left out for each.
+        var failedAudio: [(shown: String, reason: String, part: Int)] = []
         /// Canonical paths of the files the parts name.
         var listed: Set<String> = []
     }
 
-    /// The parts a manifest describes, the issues that make it unusable, and the audio files
+    /// The parts a manifest describes, the issues that leave parts out, and the audio files
     /// that failed to decode (their parts are left out).
     private func manifestParts(_ manifest: Manifest, folder: String) throws -> CheckedParts {
         var checked = CheckedParts()
         var issues: [Manifest.Issue] = []
         var resolved: [(spec: Manifest.PartSpec, real: String)] = []
         for spec in manifest.parts {
-                        if let refusal = StickPaths.manifestPathProblem(spec.file) {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)"))
+            if let refusal = StickPaths.manifestPathProblem(spec.file) {
+                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)", part: spec.index))
                 continue
             }
             guard let real = StickPaths.resolve(folder + "/" + spec.file),
                   StickPaths.kind(real) == .file else {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found"))
+                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found", part: spec.index))
                 continue
             }
             guard StickPaths.isInside(real, root: folder) else {
                 issues.append(.init(line: spec.fileLine,
-                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused"))
+                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused", part: spec.index))
                 continue
             }
             checked.listed.insert(real)
@@ -220,12 +239,12 @@ public struct RoutineBuilder {
             switch try decode(file) {
             case .success(let decoded): audio = decoded
             case .failure(let error):
-                checked.failedAudio.append((shown, "\(error.reasonText) (\(name) left out)"))
+                checked.failedAudio.append((shown, "\(error.reasonText) (\(name) left out)", spec.index))
                 continue
             }
             if let to = spec.to, to > audio.frames {
                 issues.append(.init(line: spec.toLine, message:
-                    "\(name): 'to' \(time(to)) is past the end of \"\(spec.file)\" (\(time(audio.frames)))"))
+                    "\(name): 'to' \(time(to)) is past the end of \"\(spec.file)\" (\(time(audio.frames)))", part: spec.index))
                 continue
             }
             // A cut already refused by the manifest (unreadable or reversed) has no length to check against.
@@ -234,28 +253,28 @@ public struct RoutineBuilder {
             let to = spec.to ?? audio.frames
             if from >= to {
                 issues.append(.init(line: spec.fromLine, message:
-                    "\(name): 'from' \(time(from)) is not before the end \(time(to))"))
+                    "\(name): 'from' \(time(from)) is not before the end \(time(to))", part: spec.index))
                 continue
             }
             let length = to - from
             var partIssue = false
             if let loop = spec.loop, loop.b > length {
                 issues.append(.init(line: spec.loopLine, message:
-                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part (length \(time(length)); loop times are part-relative)"))
+                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part (length \(time(length)); loop times are part-relative)", part: spec.index))
                 partIssue = true
             }
             for (m, move) in spec.moves.enumerated() {
                 if let cue = move.cue, cue >= length {
                     issues.append(.init(line: spec.cueLines.indices.contains(m) ? spec.cueLines[m] : spec.line, message:
-                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)"))
+                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)", part: spec.index))
                     partIssue = true
                 }
             }
             if partIssue { continue }
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
-            checked.parts.append(Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
+            checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
                               audio: audio.reference, range: cut, length: length,
-                              moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100))
+                              moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100)))
         }
         checked.issues = issues
         return checked

@@ -94,13 +94,31 @@ import Testing
         #expect(check.problems.map(\.description) == ["Salsa: not in routine.toml: 02 Verse.wav, 03 Chorus.wav"])
     }
 
-    /// Bug 5: a stick whose every routine.toml has a typo offers nothing it cannot import:
-    /// the LCD says the routines are bad instead of "2 routines / Push to import".
-    @Test func routinesTheImportWillRefuseAreNotOffered() throws {
+    /// Bug 5: a stick whose every routine.toml has a typo imports what it offers: each
+    /// routine's songs, with the typo named (it offered "2 routines", then "2 failed").
+    @Test func aTypoInEveryManifestStillImportsWhatWasOffered() throws {
         let stick = try temp.make("stick")
         for (name, frequency) in [("Salsa", 300.0), ("Tango", 400.0)] {
             try song(stick + "/\(name)/song.wav", frequency: frequency)
             try TestFiles.writeText("[[part]]\nfiel = \"song.wav\"\n", to: stick + "/\(name)/routine.toml")
+        }
+        let library = try Library(directory: try temp.make("library"))
+        let output = try run("1.0 stick \(stick)\n5.0 tap select\n30.0 end", library: library, autoImport: false)
+        #expect(output.frames.lines.contains { $0.contains("|Stick found     |2 routines      |") }, "\(output.frames.lines)")
+        #expect(output.log.contains("import: Salsa/routine.toml: line 2: unknown key 'fiel' in part 1 "
+                                    + "(known: file, from, loop, moves, one, speed, tempo, title, to)"), "\(output.log)")
+        #expect(output.frames.lines.contains { $0.contains("|Import done     |2 new           |") })
+        #expect(try library.routines().map(\.title) == ["Salsa", "Tango"])
+        #expect(StickLoader().check(stick).routines.count == 2)
+    }
+
+    /// Bug 5: routines the import will refuse (a routine.toml that cannot be read) are said,
+    /// not offered: "0 routines, 2 bad" rather than "2 routines / Push to import".
+    @Test func routinesTheImportWillRefuseAreNotOffered() throws {
+        let stick = try temp.make("stick")
+        for (name, frequency) in [("Salsa", 300.0), ("Tango", 400.0)] {
+            try song(stick + "/\(name)/song.wav", frequency: frequency)
+            try TestFiles.writeText("[[part]\nfile = \"song.wav\"\n", to: stick + "/\(name)/routine.toml")
         }
         let library = try Library(directory: try temp.make("library"))
         let output = try run("1.0 stick \(stick)\n5.0 tap select\n6.0 end", library: library, autoImport: false)
