@@ -32,10 +32,11 @@ enum RoutineIdentity {
         }.sorted { $0.n < $1.n }
         let songs = Set(routine.parts.map(\.audio.id))
         for (_, row) in candidates {
-            if !namedByStick, row["sourcePath"] as String? == sourcePath { return Place(same: row, title: row["title"], beside: false) }
+            let same = Place(same: row, title: row["title"], beside: false)
+            if !namedByStick, row["sourcePath"] as String? == sourcePath { return same }
             let held = try String.fetchSet(db, sql: "SELECT DISTINCT mediaHash FROM part WHERE routineId = ?",
                                            arguments: [row["id"] as Int64])
-            if !held.isEmpty, held.isSubset(of: songs) { return Place(same: row, title: row["title"], beside: false) }
+            if !held.isEmpty, held.isSubset(of: songs) { return same }
         }
         guard titles.contains(title) else { return Place(same: nil, title: title, beside: false) }
         var n = 2

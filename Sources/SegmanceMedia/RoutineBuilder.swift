@@ -218,12 +218,15 @@ public struct RoutineBuilder {
             }
             guard let real = StickPaths.resolve(folder + "/" + spec.file),
                   StickPaths.kind(real) == .file else {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found", part: spec.index))
+                issues.append(.init(line: spec.fileLine,
+                                    message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found",
+                                    part: spec.index))
                 continue
             }
             guard StickPaths.isInside(real, root: folder) else {
                 issues.append(.init(line: spec.fileLine,
-                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused", part: spec.index))
+                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused",
+                                    part: spec.index))
                 continue
             }
             checked.listed.insert(real)
@@ -244,7 +247,8 @@ public struct RoutineBuilder {
             }
             if let to = spec.to, to > audio.frames {
                 issues.append(.init(line: spec.toLine, message:
-                    "\(name): 'to' \(time(to)) is past the end of \"\(spec.file)\" (\(time(audio.frames)))", part: spec.index))
+                    "\(name): 'to' \(time(to)) is past the end of \"\(spec.file)\" (\(time(audio.frames)))",
+                    part: spec.index))
                 continue
             }
             // A cut already refused by the manifest (unreadable or reversed) has no length to check against.
@@ -260,19 +264,22 @@ public struct RoutineBuilder {
             var partIssue = false
             if let loop = spec.loop, loop.b > length {
                 issues.append(.init(line: spec.loopLine, message:
-                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part (length \(time(length)); loop times are part-relative)", part: spec.index))
+                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part (length \(time(length)); loop times are part-relative)",
+                    part: spec.index))
                 partIssue = true
             }
             for (m, move) in spec.moves.enumerated() {
                 if let cue = move.cue, cue >= length {
                     issues.append(.init(line: spec.cueLines.indices.contains(m) ? spec.cueLines[m] : spec.line, message:
-                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)", part: spec.index))
+                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)",
+                        part: spec.index))
                     partIssue = true
                 }
             }
             if partIssue { continue }
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
-            checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(spec.file.split(separator: "/").last.map(String.init) ?? spec.file),
+            let fileName = spec.file.split(separator: "/").last.map(String.init) ?? spec.file
+            checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(fileName),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100)))
         }

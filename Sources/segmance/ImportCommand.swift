@@ -20,7 +20,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The stick's folder (its mount point).")
     var directory: String
 
-    @Option(help: "The stick's volume label: the title of the routine of loose songs at its root (default: \"USB stick\").")
+    @Option(help: "The stick's volume label: the title of its loose songs' routine (default: \"USB stick\").")
     var label: String?
 
     @OptionGroup var options: LibraryOptions

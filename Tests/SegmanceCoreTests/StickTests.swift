@@ -106,8 +106,9 @@ import Testing
     @Test func aStickWithNoRoutinesIsNotOffered() {
         var store = TestStore(F.loaded(Settings(autoImport: true)))
         store.send(.stickInserted(StickOffer(path: "/media/usb0", routines: 0))) {
-            $0.notice = ShownNotice(notice: Notice(.problem, ["No music on this stick", "looked for MP3 WAV FLAC M4A OGG files"],
-                                                   duration: 8_000_000_000), until: $0.now + 8_000_000_000)
+            let lines = ["No music on this stick", "looked for MP3 WAV FLAC M4A OGG files"]
+            $0.notice = ShownNotice(notice: Notice(.problem, lines, duration: 8_000_000_000),
+                                    until: $0.now + 8_000_000_000)
         }
     }
 
@@ -115,12 +116,14 @@ import Testing
     @Test func refusedRoutinesAreSaidAndNotOffered() {
         var store = TestStore(F.loaded())
         store.send(.stickInserted(StickOffer(path: "/media/usb0", routines: 0, refused: 2))) {
-            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "0 routines, 2 bad"]), until: $0.now + 3_000_000_000)
+            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "0 routines, 2 bad"]),
+                                    until: $0.now + 3_000_000_000)
         }
         var offered = TestStore(F.loaded())
         offered.send(.stickInserted(StickOffer(path: "/media/usb1", routines: 1, refused: 1))) {
             $0.stick = StickOffer(path: "/media/usb1", routines: 1, refused: 1)
-            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "1 routine, 1 bad"]), until: $0.now + 3_000_000_000)
+            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "1 routine, 1 bad"]),
+                                    until: $0.now + 3_000_000_000)
         }
     }
 
