@@ -107,8 +107,9 @@ public final class Importer: Sendable {
             summary.stopped = "stick unreadable"
             return finish()
         }
-        let sources = scan.routines
-        report(.started(routines: sources.count))
+        // Counted as the offer counts: routines whose manifest cannot be read are only named.
+        let count = scan.routines.filter(RoutineBuilder.promisesParts).count
+        report(.started(routines: count))
         var device = stat()
         stat(root, &device)
         let stick = StickPresence(root: root, device: device.st_dev, blockDevices: blockDevices, grace: vanishGrace)
@@ -123,8 +124,8 @@ public final class Importer: Sendable {
             case .routine(let found):
                 source = found
             }
-            index += 1
-            let progress = ProgressReporter(routine: index, count: sources.count, title: source.title,
+            if RoutineBuilder.promisesParts(source) { index += 1 }
+            let progress = ProgressReporter(routine: max(index, 1), count: max(count, index, 1), title: source.title,
                                             total: source.audioBytes, report: report)
             progress.report(0)
             let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress,

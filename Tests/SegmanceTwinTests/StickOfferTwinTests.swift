@@ -132,6 +132,21 @@ import Testing
         #expect(try library.routines().isEmpty)
     }
 
+    /// The import counts what the offer counted: a routine it refuses is named, not numbered.
+    @Test func theImportCountsWhatTheOfferCounted() throws {
+        let stick = try temp.make("stick")
+        try song(stick + "/Bad/song.wav", frequency: 300)
+        try TestFiles.writeText("[[part]\nfile = \"song.wav\"\n", to: stick + "/Bad/routine.toml")
+        try song(stick + "/Good/song.wav", frequency: 400)
+        let library = try Library(directory: try temp.make("library"))
+        var events: [ImportEvent] = []
+        Importer(library: library).run(stick) { events.append($0) }
+        #expect(events.first == .started(routines: 1))
+        let counts = events.compactMap { if case .progress(let p) = $0 { p.count } else { nil } }
+        #expect(!counts.isEmpty && counts.allSatisfy { $0 == 1 }, "\(counts)")
+        #expect(try library.routines().map(\.title) == ["Good"])
+    }
+
     /// Bug 5: one corrupt song of five imports four parts, and the summary says one was left out.
     @Test func aCorruptSongIsCountedInTheSummary() throws {
         let stick = try temp.make("stick")
