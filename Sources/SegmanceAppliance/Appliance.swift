@@ -44,6 +44,8 @@ public final class Appliance {
     private let residency: PlaybackResidency
     /// The stick most recently inserted (the twin's `unstick` removes it).
     private var lastStick: String?
+    /// The volume label of each stick inserted, by path: it names the routine of its loose songs.
+    private var stickLabels: [String: String] = [:]
     /// Parts the render side has been given (loads sent) or moved to (advances reported):
     /// its `PlayedSpan.part` for the part the core is on, once both have caught up.
     private var partsStarted: UInt32 = 0
@@ -254,7 +256,7 @@ public final class Appliance {
                 retryUnsaved()
                 save(persist)
             case .importStick(let path):
-                importer.start(path)
+                importer.start(path, label: stickLabels[path])
                 pollImport()
             case .cancelImport:
                 importer.cancel()
@@ -363,19 +365,29 @@ public final class Appliance {
 
     // MARK: - Sticks and imports
 
-    /// A stick appeared at `path` (mounted, or the twin's `stick` action): a quick scan
-    /// says what is on it, and the core offers it or, with *Auto import*, imports it.
-    public func stickInserted(_ path: String) {
+    /// A stick appeared at `path` (mounted, or the twin's `stick` action) with the volume
+    /// label `label` (nil: none): a quick scan says what is on it, and the core offers it
+    /// or, with *Auto import*, imports it.
+    public func stickInserted(_ path: String, label: String? = nil) {
         lastStick = path
-        let scan = StickScanner().scan(path)
+        stickLabels[path] = label
+        let scan = StickScanner().scan(path, label: label)
         for problem in scan.problems { log("stick \(path): \(problem)") }
-        send(.stickInserted(StickOffer(path: path, routines: scan.routines.count)))
+        // Offered: what the import will bring in, not every folder that looks like a routine.
+        let routines = scan.routines.filter(RoutineBuilder.promisesParts)
+        let refused = scan.routines.filter { $0.manifest != nil && !RoutineBuilder.promisesParts($0) && $0.hasMusic }
+        for routine in refused {
+            log("stick \(path): \(routine.relative.isEmpty ? "." : routine.relative): its routine.toml has problems"
+                + " (segmance stick check names them): not offered")
+        }
+        if routines.isEmpty && refused.isEmpty { log("stick \(path): no music: \(StickScanner.lookedFor)") }
+        send(.stickInserted(StickOffer(path: path, routines: routines.count, refused: refused.count)))
     }
 
     /// Inserts the stick at `path` and imports it at once, as if the performer had answered
     /// the offer (`sim --stick`, tools and benchmarks).
-    public func importStick(_ path: String) {
-        stickInserted(path)
+    public func importStick(_ path: String, label: String? = nil) {
+        stickInserted(path, label: label)
         send(.importRequested)
     }
 
@@ -389,11 +401,12 @@ public final class Appliance {
         stickRemoved(lastStick ?? "")
     }
 
-    /// Sticks mounted and unmounted under the media root (from a `MountWatcher`).
-    public func mountsChanged(_ changes: [MountChange]) {
+    /// Sticks mounted and unmounted under the media root (from a `MountWatcher`); `label`
+    /// gives a mounted stick's volume label (the mount helper's status file).
+    public func mountsChanged(_ changes: [MountChange], label: (MountEntry) -> String? = { _ in nil }) {
         for change in changes {
             switch change {
-            case .appeared(let mount): stickInserted(mount.mountPoint)
+            case .appeared(let mount): stickInserted(mount.mountPoint, label: label(mount))
             case .disappeared(let mount): stickRemoved(mount.mountPoint)
             }
         }
@@ -422,7 +435,8 @@ public final class Appliance {
                 log("import: \(problem)")
                 send(.problemFound(FileProblem(file: problem.path, reason: problem.reason)))
             case .routine(let title, let outcome):
-                log("import: \(title): \(outcome.rawValue)")
+                log("import: \(title): \(outcome.rawValue)"
+                    + (outcome == .addedBeside ? " (a different routine has its title)" : ""))
                 if outcome != .unchanged { reloadRoutines() }
             case .routineFailed(let title, let reason):
                 log("import: \(title) not imported: \(reason)")

@@ -2,14 +2,19 @@
 public struct StickOffer: Equatable, Sendable {
     /// Where it is mounted (or the folder the twin was given).
     public var path: String
-    /// Routine folders found on it.
+    /// The routines its import will bring in: folders with music found on it (none: the
+    /// performer is told there is no music, and nothing is offered).
     public var routines: Int
+    /// Folders with music whose routine the import will refuse (a `routine.toml` with
+    /// problems): said with the offer, never counted in it.
+    public var refused: Int
     /// The performer said not now (long push); the offer stays hidden until the next stick.
     public var dismissed: Bool
 
-    public init(path: String, routines: Int, dismissed: Bool = false) {
+    public init(path: String, routines: Int, refused: Int = 0, dismissed: Bool = false) {
         self.path = path
         self.routines = routines
+        self.refused = refused
         self.dismissed = dismissed
     }
 }
@@ -37,27 +42,49 @@ public struct ImportSummary: Equatable, Sendable {
     public var replaced: Int
     public var unchanged: Int
     public var failed: Int
+    /// Of those added, how many took a new title ("Songs (2)") beside a different routine of theirs.
+    public var renamed: Int
+    /// Files and parts on the stick left out of the routines imported (a bad part, a file
+    /// that does not decode, a song the manifest does not list): each is named as a problem.
+    public var leftOut: Int
     /// Why the import stopped before the end (a full disk, the stick pulled out), if it did.
     public var stopped: String?
 
-    public init(added: Int = 0, replaced: Int = 0, unchanged: Int = 0, failed: Int = 0, stopped: String? = nil) {
+    public init(added: Int = 0, replaced: Int = 0, unchanged: Int = 0, failed: Int = 0, renamed: Int = 0,
+                leftOut: Int = 0, stopped: String? = nil) {
         self.added = added
         self.replaced = replaced
         self.unchanged = unchanged
         self.failed = failed
+        self.renamed = renamed
+        self.leftOut = leftOut
         self.stopped = stopped
     }
+
+    /// Whether the performer should look: something failed, stopped or was left out.
+    public var hasProblems: Bool { stopped != nil || failed > 0 || leftOut > 0 }
 
     /// The two lines the LCD shows when the import ends.
     public var lines: [String] {
         if let stopped { return ["Import stopped", stopped] }
-        if added + replaced == 0 && failed == 0 { return ["Import done", "nothing changed"] }
+        if added + replaced == 0 && failed == 0 && leftOut == 0 { return ["Import done", "nothing changed"] }
         var counts: [String] = []
         if added > 0 { counts.append("\(added) new") }
+        if renamed > 0 { counts.append("\(renamed) renamed") }
         if replaced > 0 { counts.append("\(replaced) updated") }
         if unchanged > 0 { counts.append("\(unchanged) same") }
         if failed > 0 { counts.append("\(failed) failed") }
-        return ["Import done", counts.joined(separator: ", ")]
+        if leftOut > 0 { counts.append("\(leftOut) left out") }
+        let all = counts.joined(separator: ", ")
+        // A row of the LCD is 16 cells on 16×2: the counts folded to what came in and what did
+        // not (each named in the log and the menu's *Problems*).
+        guard all.count > 16 else { return ["Import done", all] }
+        let came = added + renamed + replaced, missed = failed + leftOut
+        let folded = [came > 0 ? "\(came) in" : nil, unchanged > 0 ? "\(unchanged) same" : nil,
+                      missed > 0 ? "\(missed) not in" : nil].compactMap { $0 }
+        let changed = folded.filter { !$0.hasSuffix("same") }
+        let fitting = [folded.joined(separator: ", "), changed.joined(separator: ", "), changed.joined(separator: " ")]
+        return ["Import done", fitting.first { $0.count <= 16 } ?? fitting[2]]
     }
 }
 

@@ -2,10 +2,21 @@
 /// once with the *Auto import* setting), progress on the LCD, a summary at the end.
 enum StickRules {
     static func inserted(_ offer: StickOffer, _ state: inout PlayerState) -> [Effect] {
-        let count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
-        Player.enqueue(Notice(.info, ["Stick found", count]), &state)
-        // One import at a time; with nothing to import there is nothing to offer.
-        guard offer.routines > 0, state.importing == nil else { return [] }
+        // With nothing to import there is nothing to offer: the performer is told what was looked for.
+        guard offer.routines > 0 || offer.refused > 0 else {
+            Player.enqueue(Notice(.problem, noMusic, duration: refusalDuration), &state)
+            return []
+        }
+        var count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
+        if offer.refused > 0 {
+            count += ", \(offer.refused) bad"
+            // A row of the LCD is 16 cells on 16×2.
+            if count.count > 16 { count = "\(offer.routines) ok, \(offer.refused) bad" }
+        }
+        Player.enqueue(Notice(offer.refused > 0 ? .problem : .info, ["Stick found", count]), &state)
+        guard offer.routines > 0 else { return [] }
+        // One import at a time.
+        guard state.importing == nil else { return [] }
         state.stick = offer
         return state.settings.autoImport ? startImport(&state) : []
     }
@@ -46,13 +57,17 @@ enum StickRules {
         return []
     }
 
+    /// A stick with no audio file in its folders: 16×2 shows the first two lines, 20×4 also
+    /// what was looked for (`stick check` and the log name every format).
+    static let noMusic = ["No music on", "this stick", "Looked for: MP3", "WAV FLAC M4A OGG"]
+
     /// How long a refused stick's notice stays.
     static let refusalDuration: Int64 = 8_000_000_000
 
     static func finished(_ summary: ImportSummary, _ state: inout PlayerState) -> [Effect] {
         state.importing = nil
         state.stick = nil
-        Player.enqueue(Notice(summary.stopped == nil && summary.failed == 0 ? .info : .problem, summary.lines), &state)
+        Player.enqueue(Notice(summary.hasProblems ? .problem : .info, summary.lines), &state)
         if let problems = ProblemsRules.summary(state) { Player.enqueue(problems, &state) }
         return []
     }

@@ -201,6 +201,13 @@ public final class Daemon {
         appliance.logError = { log.error($0) }
     }
 
+    /// The volume label the mount helper read from a stick it mounted (its status file is
+    /// named after the mount point's last component, the device: `sda1`).
+    private func stickLabel(_ mount: MountEntry) -> String? {
+        let device = String(mount.mountPoint.split(separator: "/").last ?? "")
+        return StickRefusalWatcher.label(directory: configuration.stickStatus, device: device)
+    }
+
     /// The appliance's state (for tests and status); read it from the loop's thread or
     /// after `run` returned.
     public var state: PlayerState { appliance.state }
@@ -217,7 +224,7 @@ public final class Daemon {
         appliance.send(.clock(now - clockOrigin))
         dispatch(inputs.start(now: now), instants: [])
         // Sticks already mounted when the daemon starts are offered like new ones.
-        appliance.mountsChanged(try mounts.changes())
+        appliance.mountsChanged(try mounts.changes(), label: stickLabel)
         if let refusals { appliance.sticksRefused(refusals.changes()) }
         show()
         // Start-up's code given back before the render thread starts (when the audio side
@@ -303,7 +310,7 @@ public final class Daemon {
                     break
                 case .mounts:
                     do {
-                        appliance.mountsChanged(try mounts.changes())
+                        appliance.mountsChanged(try mounts.changes(), label: stickLabel)
                     } catch {
                         log("mounts: \(error)")
                     }

@@ -23,7 +23,7 @@ public enum ImportReportLine: Equatable, Sendable {
             case .routineFailed(let title, let reason): fields = ["failed", title, reason]
             case .finished(let s):
                 fields = ["finished", String(s.added), String(s.replaced), String(s.unchanged), String(s.failed),
-                          s.stopped.map { "=" + $0 } ?? ""]
+                          s.stopped.map { "=" + $0 } ?? "", String(s.renamed), String(s.leftOut)]
             }
         }
         return fields.map(Self.escape).joined(separator: "\t") + "\n"
@@ -47,10 +47,12 @@ public enum ImportReportLine: Equatable, Sendable {
             guard let outcome = ImportOutcome(rawValue: f[1]) else { return nil }
             self = .event(.routine(title: f[2], outcome: outcome))
         case ("failed", 3): self = .event(.routineFailed(title: f[1], reason: f[2]))
-        case ("finished", 6):
-            guard let a = int(1), let r = int(2), let u = int(3), let x = int(4) else { return nil }
+        case ("finished", 8):
+            guard let a = int(1), let r = int(2), let u = int(3), let x = int(4), let n = int(6), let l = int(7)
+            else { return nil }
             let stopped = f[5].hasPrefix("=") ? String(f[5].dropFirst()) : nil
-            self = .event(.finished(ImportSummary(added: a, replaced: r, unchanged: u, failed: x, stopped: stopped)))
+            self = .event(.finished(ImportSummary(added: a, replaced: r, unchanged: u, failed: x, renamed: n,
+                                                  leftOut: l, stopped: stopped)))
         default: return nil
         }
     }

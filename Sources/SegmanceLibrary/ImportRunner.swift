@@ -7,13 +7,19 @@ import Glibc
 /// Runs imports for a control loop that must not block: `start` returns at once (or, in
 /// the twin, after the import), events are taken with `takeEvents()`, oldest first.
 public protocol ImportRunner: AnyObject {
-    /// Starts importing the stick at `path`. Ignored while an import runs.
-    func start(_ path: String)
+    /// Starts importing the stick at `path`, labelled `label` (nil: none). Ignored while an
+    /// import runs.
+    func start(_ path: String, label: String?)
     /// Stops the import under way at its next chunk of audio.
     func cancel()
     /// The events produced since the last call.
     func takeEvents() -> [ImportEvent]
     var isRunning: Bool { get }
+}
+
+extension ImportRunner {
+    /// Starts importing the stick at `path`, which has no label.
+    public func start(_ path: String) { start(path, label: nil) }
 }
 
 /// Imports on a worker thread. The control loop polls `fileDescriptor` (readable when
@@ -45,12 +51,12 @@ public final class ThreadedImportRunner: ImportRunner, @unchecked Sendable {
 
     public var isRunning: Bool { running.load(ordering: .acquiring) }
 
-    public func start(_ path: String) {
+    public func start(_ path: String, label: String?) {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
         Thread.detachNewThread { [self] in
-            importer.run(path) { [self] event in
+            importer.run(path, label: label) { [self] event in
                 if case .finished = event { running.store(false, ordering: .releasing) }
                 post(event)
             }
@@ -97,9 +103,9 @@ public final class InlineImportRunner: ImportRunner {
 
     public var isRunning: Bool { false }
 
-    public func start(_ path: String) {
+    public func start(_ path: String, label: String?) {
         let log = EventBox()
-        importer.run(path) { log.events.append($0) }
+        importer.run(path, label: label) { log.events.append($0) }
         events += log.events
     }
 

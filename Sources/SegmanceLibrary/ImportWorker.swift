@@ -28,10 +28,10 @@ public enum ImportWorker {
     /// named: how tests hold an import mid-routine to pull the stick.
     public static let stopVariable = "SEGMANCE_IMPORT_WORKER_STOP_ON"
 
-    /// Imports `stick` into the library at `library`, reporting on `reportDescriptor`;
+    /// Imports `stick` (labelled `label`) into the library at `library`, reporting on `reportDescriptor`;
     /// returns the exit status (0 when the import ran to its end, whatever it found).
-    public static func run(stick: String, library directory: String, sampleRate: Int, reportDescriptor: Int32,
-                           limits: Limits = Limits()) -> Int32 {
+    public static func run(stick: String, label: String? = nil, library directory: String, sampleRate: Int,
+                           reportDescriptor: Int32, limits: Limits = Limits()) -> Int32 {
         // Nothing inherited but the standard streams and the report pipe; no core dump of
         // a crash; gone with the daemon.
         _ = segmance_close_from(UInt32(max(3, reportDescriptor + 1)))
@@ -63,7 +63,7 @@ public enum ImportWorker {
                 UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 0
             }
         }
-        importer.run(stick) { write(reportDescriptor, .event($0)) }
+        importer.run(stick, label: label) { write(reportDescriptor, .event($0)) }
         return 0
     }
 

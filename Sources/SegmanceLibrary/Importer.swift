@@ -81,9 +81,10 @@ public final class Importer: Sendable {
         }
     }
 
-    /// Imports the stick at `path`; `report` gets every event, the last one `.finished`.
+    /// Imports the stick at `path`, whose volume label is `label` (it names the routine of
+    /// loose songs at the root); `report` gets every event, the last one `.finished`.
     @discardableResult
-    public func run(_ path: String, report: @escaping (ImportEvent) -> Void) -> ImportSummary {
+    public func run(_ path: String, label: String? = nil, report: @escaping (ImportEvent) -> Void) -> ImportSummary {
         cancelled.store(false, ordering: .relaxed)
         var summary = ImportSummary()
         func finish() -> ImportSummary {
@@ -100,14 +101,15 @@ public final class Importer: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
 
-        let scan = StickScanner(maxDepth: maxDepth).scan(path)
+        let scan = StickScanner(maxDepth: maxDepth).scan(path, label: label)
         guard let root = scan.root else {
             for problem in scan.problems { report(.problem(problem)) }
             summary.stopped = "stick unreadable"
             return finish()
         }
-        let sources = scan.routines
-        report(.started(routines: sources.count))
+        // Counted as the offer counts: routines whose manifest cannot be read are only named.
+        let count = scan.routines.filter(RoutineBuilder.promisesParts).count
+        report(.started(routines: count))
         var device = stat()
         stat(root, &device)
         let stick = StickPresence(root: root, device: device.st_dev, blockDevices: blockDevices, grace: vanishGrace)
@@ -122,8 +124,8 @@ public final class Importer: Sendable {
             case .routine(let found):
                 source = found
             }
-            index += 1
-            let progress = ProgressReporter(routine: index, count: sources.count, title: source.title,
+            if RoutineBuilder.promisesParts(source) { index += 1 }
+            let progress = ProgressReporter(routine: max(index, 1), count: max(count, index, 1), title: source.title,
                                             total: source.audioBytes, report: report)
             progress.report(0)
             let decoder = StoreDecoder(library: library, root: root, stick: stick, progress: progress,
@@ -134,6 +136,7 @@ public final class Importer: Sendable {
             do {
                 let built = try RoutineBuilder(root: root, decoder: decoder).build(source)
                 for problem in built.problems { report(.problem(problem)) }
+                summary.leftOut += built.leftOut
                 guard let routine = try built.routine.map({ try withDetectedBeats($0, decoder: decoder, report: report) }) else {
                     // Refused (its manifest is wrong): what it put in the store goes again.
                     decoder.abandon()
@@ -155,14 +158,19 @@ public final class Importer: Sendable {
                 // Parts that failed because the stick went away must not commit a half routine.
                 guard stick.isPresent(source.folder) else { throw Stop.stickGone }
                 try decoder.makeDurable()
-                let outcome = try library.commit(routine, media: decoder.media(of: routine), sourcePath: shown)
+                let namedByStick = source.relative.isEmpty && !built.titledByManifest
+                let (outcome, title) = try library.commit(routine, media: decoder.media(of: routine), sourcePath: shown,
+                                                          namedByStick: namedByStick)
                 progress.report(100)
                 switch outcome {
                 case .added: summary.added += 1
+                case .addedBeside:
+                    summary.added += 1
+                    summary.renamed += 1
                 case .replaced: summary.replaced += 1
                 case .unchanged: summary.unchanged += 1
                 }
-                report(.routine(title: routine.title, outcome: outcome))
+                report(.routine(title: title, outcome: outcome))
             } catch {
                 decoder.abandon()
                 let stop = Self.stop(for: error)

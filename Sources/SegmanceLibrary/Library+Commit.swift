@@ -10,6 +10,8 @@ struct StoredMedia: Equatable, Sendable {
 /// What committing one routine did.
 public enum ImportOutcome: String, Equatable, Sendable {
     case added, replaced, unchanged
+    /// Added under a new title ("Songs (2)"): a different routine had its title.
+    case addedBeside = "added beside"
 }
 
 extension Library {
@@ -33,15 +35,23 @@ extension Library {
         }
     }
 
-    /// Commits `routine`, whose parts name media already durable in the store, in one
-    /// transaction. A routine of the same title is replaced: its parts go, and the loops
-    /// learned on the device and the resume point move to the new part of the same title
-    /// (the n-th of that title) when they still fit. Identical content writes nothing.
-    /// Media no longer used is deleted after the commit. Call with the writer lock held.
-    func commit(_ routine: Routine, media: [StoredMedia], sourcePath: String) throws -> ImportOutcome {
-        let digest = RoutineDigest.of(routine)
+    /// Commits `routine` from the folder `sourcePath` of a stick, whose parts name media
+    /// already durable in the store, in one transaction, and returns the title it has in the
+    /// library. Only the same routine is replaced (`RoutineIdentity`): its parts go, and the
+    /// loops learned on the device and the resume point move to the new part of the same
+    /// title (the n-th of that title) when they still fit. A different routine of the same
+    /// title stays; this one is added beside it as "Title (2)". Identical content writes
+    /// nothing. Media no longer used is deleted after the commit. `namedByStick`: the title
+    /// is the stick's label (loose songs at its root), which names no routine in particular.
+    /// Call with the writer lock held.
+    func commit(_ routine: Routine, media: [StoredMedia], sourcePath: String,
+                namedByStick: Bool = false) throws -> (outcome: ImportOutcome, title: String) {
+        var routine = routine
         let (outcome, unused) = try write("save routine \"\(routine.title)\"") { db -> (ImportOutcome, [String]) in
-            let old = try Row.fetchOne(db, sql: "SELECT id, digest FROM routine WHERE title = ?", arguments: [routine.title])
+            let place = try RoutineIdentity.place(routine, sourcePath: sourcePath, namedByStick: namedByStick, db)
+            routine.title = place.title
+            let digest = RoutineDigest.of(routine)
+            let old = place.same
             if let old, old["digest"] == digest { return (.unchanged, []) }
             for m in media {
                 try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
@@ -129,10 +139,11 @@ extension Library {
                                    arguments: [partId, resume.position < part.length ? resume.position : 0])
                 }
             }
-            return (old == nil ? .added : .replaced, try Self.dropUnusedMedia(db))
+            let outcome: ImportOutcome = old != nil ? .replaced : place.beside ? .addedBeside : .added
+            return (outcome, try Self.dropUnusedMedia(db))
         }
         for hash in unused { try? store.remove(hash) }
-        return outcome
+        return (outcome, routine.title)
     }
 }
 

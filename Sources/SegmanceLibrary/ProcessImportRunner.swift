@@ -72,10 +72,10 @@ public final class ProcessImportRunner: ImportRunner {
         return child.pipe >= 0 ? [child.pipe, child.pidfd] : [child.pidfd]
     }
 
-    public func start(_ path: String) {
+    public func start(_ path: String, label: String?) {
         guard child == nil else { return }
         do {
-            let started = try spawn(path)
+            let started = try spawn(path, label: label)
             child = started
             log?("import: worker \(started.pid) importing \(path)")
         } catch {
@@ -121,7 +121,7 @@ public final class ProcessImportRunner: ImportRunner {
         return all
     }
 
-    private func spawn(_ stick: String) throws(SystemError) -> Child {
+    private func spawn(_ stick: String, label: String?) throws(SystemError) -> Child {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SystemError("pipe", path: "import report") }
         defer { close(fds[1]) }
@@ -146,8 +146,9 @@ public final class ProcessImportRunner: ImportRunner {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
+        // `--label=…` in one word: a label may start with a dash.
         let arguments = [executable, "import-worker", "--library", library, "--rate", String(sampleRate),
-                         "--report-fd", "3", stick]
+                         "--report-fd", "3"] + (label.map { ["--label=\($0)"] } ?? []) + ["--", stick]
         var inherited: [String] = []
         var entry = Glibc.environ
         while let line = entry.pointee {
@@ -213,6 +214,9 @@ public final class ProcessImportRunner: ImportRunner {
                     child.file = nil
                     switch outcome {
                     case .added: child.summary.added += 1
+                    case .addedBeside:
+                        child.summary.added += 1
+                        child.summary.renamed += 1
                     case .replaced: child.summary.replaced += 1
                     case .unchanged: child.summary.unchanged += 1
                     }

@@ -67,15 +67,29 @@ public final class StickRefusalWatcher {
 
     /// A status file's `key=value` lines; nil when it names no reason.
     public static func parse(_ text: String, device: String) -> StickRefusal? {
+        let values = values(text)
+        guard let reason = values["reason"], !reason.isEmpty else { return nil }
+        return StickRefusal(device: device, fileSystem: String(values["filesystem"] ?? ""),
+                            reason: StickRefusal.Reason(rawValue: String(reason)) ?? .unsupported,
+                            message: String(values["message"] ?? "\(device): \(reason)"))
+    }
+
+    /// The volume label the helper read from the stick it mounted as `device` (its status
+    /// file in `directory` has a `label=` line and no reason); nil when it has none.
+    public static func label(directory: String, device: String) -> String? {
+        guard !device.isEmpty, !device.hasPrefix("."), !device.contains("/"),
+              let text = contents(of: directory + "/" + device),
+              let label = values(text)["label"], !label.isEmpty else { return nil }
+        return String(label)
+    }
+
+    private static func values(_ text: String) -> [Substring: Substring] {
         var values: [Substring: Substring] = [:]
         for line in text.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }
             values[line[..<equals]] = line[line.index(after: equals)...]
         }
-        guard let reason = values["reason"], !reason.isEmpty else { return nil }
-        return StickRefusal(device: device, fileSystem: String(values["filesystem"] ?? ""),
-                            reason: StickRefusal.Reason(rawValue: String(reason)) ?? .unsupported,
-                            message: String(values["message"] ?? "\(device): \(reason)"))
+        return values
     }
 
     private func watchDirectory() {

@@ -39,6 +39,8 @@ struct Manifest {
     struct Issue: Equatable {
         var line: Int?
         var message: String
+        /// The `[[part]]` (0-based) it leaves out; nil for the manifest as a whole.
+        var part: Int? = nil
     }
 
     var title: String?
@@ -95,6 +97,8 @@ struct Manifest {
 private struct ManifestReader {
     let rate: Int
     var issues: [Manifest.Issue] = []
+    /// The `[[part]]` being read: its issues are its own.
+    private var part: Int?
 
     init(rate: Int) {
         self.rate = rate
@@ -126,8 +130,11 @@ private struct ManifestReader {
                 issue(line(table, "part"), "'part' must be [[part]] tables, found \(value.typeName)")
                 return manifest
             }
+            defer { part = nil }
             for (index, element) in array.enumerated() {
+                part = index
                 guard index < Manifest.maxParts else {
+                    part = nil
                     issue(element.position.line, "more than \(Manifest.maxParts) parts: a routine may have at most \(Manifest.maxParts)")
                     break
                 }
@@ -265,7 +272,7 @@ private struct ManifestReader {
     private func line(_ table: TOMLTable, _ key: String) -> Int? { table.keyPosition(key)?.line }
 
     private mutating func issue(_ line: Int?, _ message: String) {
-        issues.append(Manifest.Issue(line: line, message: message))
+        issues.append(Manifest.Issue(line: line, message: message, part: part))
     }
 
     private func format(_ frames: Int64) -> String { ManifestTime.format(frames, rate: rate) }

@@ -24,19 +24,20 @@ public struct StickLoader: Sendable {
         self.init(outputRate: outputRate, limits: StickLimits(maxDepth: maxDepth))
     }
 
-    /// Loads everything under `root`. Never throws: what fails is listed in `problems`.
-    public func load(_ root: String) -> StickContent {
-        read(root, keepAudio: true)
+    /// Loads everything under `root` (a stick labelled `label`). Never throws: what fails
+    /// is listed in `problems`.
+    public func load(_ root: String, label: String? = nil) -> StickContent {
+        read(root, label: label, keepAudio: true)
     }
 
     /// Reads and decodes everything under `root` as `load` does, but keeps no audio: what
     /// an import would do, and every problem it would meet (`segmance stick check`).
-    public func check(_ root: String) -> StickContent {
-        read(root, keepAudio: false)
+    public func check(_ root: String, label: String? = nil) -> StickContent {
+        read(root, label: label, keepAudio: false)
     }
 
-    private func read(_ root: String, keepAudio: Bool) -> StickContent {
-        let scan = StickScanner(limits: limits).scan(root)
+    private func read(_ root: String, label: String?, keepAudio: Bool) -> StickContent {
+        let scan = StickScanner(limits: limits).scan(root, label: label)
         guard let realRoot = scan.root else { return StickContent(problems: scan.problems) }
         let decoder = MemoryDecoder(root: realRoot, decoder: SniffingDecoder(outputRate: outputRate), keepAudio: keepAudio)
         let builder = RoutineBuilder(root: realRoot, decoder: decoder)

@@ -22,7 +22,8 @@ public struct RoutineSource: Equatable, Sendable {
     public var folder: String
     /// The folder relative to the stick root ("" for the root itself).
     public var relative: String
-    /// The folder's name: the routine's title unless the manifest sets one.
+    /// The folder's name (the stick's label for the root): the routine's title unless the
+    /// manifest sets one.
     public var title: String
     /// The audio files of the folder, in natural order.
     public var audio: [StickAudioFile]
@@ -30,6 +31,11 @@ public struct RoutineSource: Equatable, Sendable {
     public var manifest: String?
     /// Bytes of the folder's audio files (for progress).
     public var audioBytes: Int64
+
+    /// A playable audio file is in the folder.
+    public var hasMusic: Bool {
+        audio.contains { AudioFormats.playableExtensions.contains(AudioFormats.fileExtension($0.name)) }
+    }
 }
 
 /// What a scan of a stick found: routine folders and problems, in the order met.
@@ -77,15 +83,31 @@ public struct StickScanner: Sendable {
         self.limits = StickLimits(maxDepth: maxDepth)
     }
 
-    public func scan(_ root: String) -> StickScan {
+    /// What a scan looks for, for a stick where it found nothing.
+    public static var lookedFor: String {
+        "audio files (" + AudioFormats.playableExtensions.sorted().joined(separator: ", ")
+            + ") in the stick's folders, down to \(StickLimits().maxDepth) levels"
+    }
+
+    /// The title of a routine made of the loose songs at a stick's root when the stick has no label.
+    public static let unlabelledTitle = "USB stick"
+
+    /// The title of the routine of the loose songs at a stick's root: its volume label
+    /// (what the mount helper read), "USB stick" without one; never the device's name.
+    public static func rootTitle(label: String?) -> String {
+        let trimmed = (label ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? unlabelledTitle : trimmed
+    }
+
+    /// Scans the stick mounted at `root`, whose volume label is `label` (nil: none).
+    public func scan(_ root: String, label: String? = nil) -> StickScan {
         guard let realRoot = StickPaths.resolve(root), StickPaths.kind(realRoot) == .directory else {
             return StickScan(root: nil, entries: [
                 .problem(StickProblem(path: ".", reason: "the stick folder \(root) cannot be read")),
             ])
         }
         var walk = StickWalk(root: realRoot, limits: limits)
-        let rootName = URL(fileURLWithPath: root).standardizedFileURL.lastPathComponent
-        walk.scan(folder: realRoot, relative: "", title: rootName, depth: 0)
+        walk.scan(folder: realRoot, relative: "", title: Self.rootTitle(label: label), depth: 0)
         return StickScan(root: realRoot, entries: walk.entries)
     }
 }

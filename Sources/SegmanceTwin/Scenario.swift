@@ -12,6 +12,7 @@ import SegmanceCore
 ///     24.0  speed 75          # the part's speed set to 75 % (as LOOP held + encoder would)
 ///     24.5  latency 2048      # what sounds from now on was rendered 2048 frames earlier
 ///     25.0  stick fixtures/stick-1
+///     28.0  stick fixtures/class-b label Salsa   # a stick whose volume label is "Salsa"
 ///     31.0  unstick
 ///     40.0  end
 public struct Scenario: Equatable, Sendable {
@@ -33,7 +34,8 @@ public struct Scenario: Equatable, Sendable {
         /// buffer (0 at the start): a control that acts where the music was heard (a mark, a
         /// seek) takes the frame rendered that long before its instant.
         case latency(Int)
-        case stick(String)
+        /// A stick mounted from this folder, with this volume label (nil: none).
+        case stick(String, label: String? = nil)
         case unstick
         case end
     }
@@ -117,7 +119,13 @@ public struct Scenario: Equatable, Sendable {
                 action = .latency(n)
             case "stick":
                 guard !args.isEmpty else { throw fail("stick needs a folder") }
-                action = .stick(args.joined(separator: " "))
+                if let at = args.lastIndex(of: "label"), at > 0 {
+                    guard at + 1 < args.count else { throw fail("stick DIR label needs a label, e.g. 'label Salsa'") }
+                    action = .stick(args[..<at].joined(separator: " "),
+                                    label: args[(at + 1)...].joined(separator: " "))
+                } else {
+                    action = .stick(args.joined(separator: " "))
+                }
             case "unstick": action = .unstick
             case "end": action = .end
             default:

@@ -59,11 +59,11 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String), unstick, speed(Int), latency(Int) }
+        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
-            case .stick(let path): inputs.append((step.time, inputs.count, .stick(path)))
+            case .stick(let path, let label): inputs.append((step.time, inputs.count, .stick(path, label: label)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
             case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
             case .latency(let n): inputs.append((step.time, inputs.count, .latency(n)))
@@ -91,9 +91,9 @@ public struct TwinRun {
                 next += 1
                 switch item.input {
                 case .edge(let e): appliance.edge(e)
-                case .stick(let path):
+                case .stick(let path, let label):
                     appliance.advance(to: item.time)
-                    appliance.stickInserted(resolve(path))
+                    appliance.stickInserted(resolve(path), label: label)
                 case .unstick:
                     appliance.advance(to: item.time)
                     appliance.removeStick()

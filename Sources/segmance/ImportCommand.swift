@@ -10,15 +10,20 @@ struct Import: ParsableCommand {
         commandName: "import",
         abstract: "Import a stick (a folder laid out like one) into the library.",
         discussion: """
-        Each routine is imported whole or not at all. A routine of the same title is \
-        replaced, keeping the loops and the resume point of parts that still exist; \
-        identical content changes nothing. What was set on the box (loops, speeds, "1"s, \
-        the count-in choice) is kept, unless --restore-stick-values is given. Exits with \
-        status 1 when anything was not imported.
+        Each routine is imported whole or not at all. The same routine (same title from the \
+        same folder, or holding all of its songs) is replaced, keeping the loops and the \
+        resume point of parts that still exist; a different routine of the same title is \
+        kept beside it as "Title (2)"; identical content changes nothing. What was set on \
+        the box (loops, speeds, "1"s, the count-in choice) is kept, unless \
+        --restore-stick-values is given. Exits with status 1 when anything was not \
+        imported or left out.
         """)
 
     @Argument(help: "The stick's folder (its mount point).")
     var directory: String
+
+    @Option(help: "The stick's volume label: the title of its loose songs' routine (default: \"USB stick\").")
+    var label: String?
 
     @OptionGroup var options: LibraryOptions
 
@@ -30,7 +35,7 @@ struct Import: ParsableCommand {
         let tty = isatty(STDERR_FILENO) == 1
         var problems = 0
         var imported: [String] = []
-        let summary = Importer(library: library).run(directory) { event in
+        let summary = Importer(library: library).run(directory, label: label) { event in
             switch event {
             case .started(let count):
                 Console.error("Importing \(directory) into \(library.directory): \(count) routine\(count == 1 ? "" : "s")\n")

@@ -18,11 +18,14 @@ struct ImportWorkerCommand: ParsableCommand {
     @Option(name: .customLong("report-fd"), help: "The descriptor the import's events are written to, a line each.")
     var reportDescriptor: Int32
 
+    @Option(help: "The stick's volume label (names the routine of loose songs at its root).")
+    var label: String?
+
     @Argument(help: "The stick's folder (its mount point).")
     var directory: String
 
     func run() throws {
-        let status = ImportWorker.run(stick: directory, library: library, sampleRate: rate,
+        let status = ImportWorker.run(stick: directory, label: label, library: library, sampleRate: rate,
                                       reportDescriptor: reportDescriptor)
         if status != 0 { throw ExitCode(status) }
     }

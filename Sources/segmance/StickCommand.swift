@@ -10,10 +10,17 @@ struct Stick: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Decode everything on a stick and say what would be imported and every problem.",
-            discussion: "Exits with status 1 when there is any problem. Nothing is written anywhere.")
+            discussion: """
+            Exits with status 1 when there is any problem, audio files left out (e.g. not in \
+            routine.toml) included, and when there is no music on the stick at all. Nothing is \
+            written anywhere.
+            """)
 
         @Argument(help: "The stick's folder (its mount point).")
         var directory: String
+
+        @Option(help: "The stick's volume label: the title of its loose songs' routine (default: \"USB stick\").")
+        var label: String?
 
         @Flag(help: "Print JSON: {stick, routines: [...], problems: [{path, line, reason}]}.")
         var json = false
@@ -28,7 +35,11 @@ struct Stick: ParsableCommand {
         }
 
         func run() throws {
-            let content = StickLoader(outputRate: rate).check(directory)
+            var content = StickLoader(outputRate: rate).check(directory, label: label)
+            if !StickScanner().scan(directory, label: label).routines.contains(where: \.hasMusic) {
+                content.problems.append(StickProblem(path: ".", reason: "no music on this stick: looked for "
+                                                     + StickScanner.lookedFor))
+            }
             let routines = content.routines.map { RoutineReport($0, source: nil, rate: rate) }
             if json {
                 try printJSON(Output(stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init)))

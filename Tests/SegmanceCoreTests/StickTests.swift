@@ -109,17 +109,38 @@ import Testing
         }
     }
 
+    /// No music: the performer is told, and what was looked for; nothing is offered.
     @Test func aStickWithNoRoutinesIsNotOffered() {
         var store = TestStore(F.loaded(Settings(autoImport: true)))
         store.send(.stickInserted(StickOffer(path: "/media/usb0", routines: 0))) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["Stick found", "0 routines"]), until: $0.now + 3_000_000_000)
+            let lines = ["No music on", "this stick", "Looked for: MP3", "WAV FLAC M4A OGG"]
+            $0.notice = ShownNotice(notice: Notice(.problem, lines, duration: 8_000_000_000),
+                                    until: $0.now + 8_000_000_000)
+        }
+    }
+
+    /// Routines the import would refuse are said with the offer, never counted in it.
+    @Test func refusedRoutinesAreSaidAndNotOffered() {
+        var store = TestStore(F.loaded())
+        store.send(.stickInserted(StickOffer(path: "/media/usb0", routines: 0, refused: 2))) {
+            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "0 ok, 2 bad"]),
+                                    until: $0.now + 3_000_000_000)
+        }
+        var offered = TestStore(F.loaded())
+        offered.send(.stickInserted(StickOffer(path: "/media/usb1", routines: 1, refused: 1))) {
+            $0.stick = StickOffer(path: "/media/usb1", routines: 1, refused: 1)
+            $0.notice = ShownNotice(notice: Notice(.problem, ["Stick found", "1 routine, 1 bad"]),
+                                    until: $0.now + 3_000_000_000)
         }
     }
 
     @Test(arguments: [
         (ImportSummary(), ["Import done", "nothing changed"]),
         (ImportSummary(unchanged: 4), ["Import done", "nothing changed"]),
-        (ImportSummary(added: 1, replaced: 2, failed: 1), ["Import done", "1 new, 2 updated, 1 failed"]),
+        (ImportSummary(added: 1, failed: 1), ["Import done", "1 new, 1 failed"]),
+        // More than 16 cells of counts: folded to what came in and what did not.
+        (ImportSummary(added: 1, replaced: 2, failed: 1), ["Import done", "3 in, 1 not in"]),
+        (ImportSummary(added: 2, unchanged: 3, leftOut: 1), ["Import done", "2 in, 1 not in"]),
         (ImportSummary(added: 1, stopped: "library disk full"), ["Import stopped", "library disk full"]),
     ])
     func theSummarySaysWhatChanged(summary: ImportSummary, lines: [String]) {

@@ -55,7 +55,9 @@ import Testing
         try "[[part]]\nfile = \"1 Intro.wav\"\nspeed = \(value)\n"
             .write(toFile: stick + "/Salsa/routine.toml", atomically: true, encoding: .utf8)
         let (summary, events) = try fixture.importStick(stick)
-        #expect(summary.added == 0)
+        // The part is left out; with no other, the song is a part at 100 %.
+        #expect(summary.added == 1)
+        #expect(try fixture.open().snapshot().routines[0].parts.map(\.speed) == [100])
         #expect(events.problems.contains { $0.contains("routine.toml") && $0.contains("line 3")
                                            && $0.contains("speed of part 1 must be a percent from 50 to 150 in steps of 5") },
                 "\(events.problems)")

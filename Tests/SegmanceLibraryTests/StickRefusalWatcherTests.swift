@@ -55,4 +55,18 @@ import Testing
         #expect(watcher.changes() == [StickRefusal(device: "sdc4", fileSystem: "zfs", reason: .unsupported,
                                                    message: "sdc4: something-new")])
     }
+
+    /// A stick the helper mounted: its status file has the label and no reason, so it is no
+    /// refusal, and the label names the routine of its loose songs.
+    @Test func aMountedSticksLabelIsReadAndIsNoRefusal() throws {
+        let status = try dirs.make("status")
+        try Self.write("device=/dev/sdd1\nfilesystem=vfat\nlabel=SALSA CLASS\n", folder: status, device: "sdd1")
+        try Self.write("device=/dev/sde1\nfilesystem=exfat\nlabel=\n", folder: status, device: "sde1")
+        let watcher = try StickRefusalWatcher(directory: status)
+        #expect(watcher.changes().isEmpty)
+        #expect(StickRefusalWatcher.label(directory: status, device: "sdd1") == "SALSA CLASS")
+        #expect(StickRefusalWatcher.label(directory: status, device: "sde1") == nil)
+        #expect(StickRefusalWatcher.label(directory: status, device: "sdf1") == nil)
+        #expect(StickRefusalWatcher.label(directory: status, device: "../status/sdd1") == nil)
+    }
 }

@@ -11,7 +11,9 @@ import Testing
     let temp = TempDirs()
 
     /// A stick with a good routine "Tango" and a routine "Bad" whose routine.toml is `bytes`.
-    private func check(_ bytes: [UInt8]) throws -> StickContent {
+    /// `refused`: the manifest cannot be read, so "Bad" stays out (else it imports, its
+    /// problem named).
+    private func check(_ bytes: [UInt8], refused: Bool = true) throws -> StickContent {
         let root = try temp.make("hostile")
         try TestFiles.mkdir(root + "/Bad")
         try TestFiles.mkdir(root + "/Tango")
@@ -19,6 +21,7 @@ import Testing
         try TestFiles.tone(root + "/Tango/01 Tango.wav", seconds: 0.1)
         try Data(bytes).write(to: URL(fileURLWithPath: root + "/Bad/routine.toml"))
         let content = StickLoader().check(root)
+        guard refused else { return content }
         #expect(content.routines.map(\.title) == ["Tango"])
         #expect(content.problems.last == StickProblem(path: "Bad", reason: "routine \"Bad\" skipped: its routine.toml has 1 problem")
                 || content.problems.last == StickProblem(path: "Bad", reason: "routine \"Bad\" skipped: its routine.toml is unusable"),
@@ -88,7 +91,9 @@ import Testing
 
     @Test func moreThan250PartsIsAProblem() throws {
         let text = String(repeating: "[[part]]\nfile = \"song.wav\"\n", count: 251)
-        let content = try check(Array(text.utf8))
+        let content = try check(Array(text.utf8), refused: false)
         #expect(manifestProblem(content) == "line 501: more than 250 parts: a routine may have at most 250")
+        #expect(content.routines.map(\.title) == ["Bad", "Tango"])
+        #expect(content.routines.first?.parts.count == 250)
     }
 }

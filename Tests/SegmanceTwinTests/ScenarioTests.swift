@@ -28,6 +28,12 @@ import SegmanceCore
         #expect(scenario.duration == 40_000_000_000)
     }
 
+    @Test func parsesAStickWithItsLabel() throws {
+        let scenario = try Scenario(parsing: "1 stick media/sda1 label Salsa class\n2 stick my songs\n")
+        #expect(scenario.steps.map(\.action) == [.stick("media/sda1", label: "Salsa class"), .stick("my songs")])
+        #expect(throws: ScenarioError.self) { try Scenario(parsing: "1 stick media/sda1 label\n") }
+    }
+
     @Test func parsesALatency() throws {
         let scenario = try Scenario(parsing: "1.5 latency 2048\n2.0 latency 0\n")
         #expect(scenario.steps.map(\.action) == [.latency(2048), .latency(0)])
