@@ -97,7 +97,7 @@ extension Library {
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(
                 part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop, importedGrid: importedGrid,
-                stickSpeed: row["stickSpeed"] ?? 100,
+                stickSpeed: (row["stickSpeed"] as Int?) ?? 100,
                 mediaFrames: row["mediaFrames"], id: id, position: row["position"]))
         }
         return order.compactMap { routines[$0] }.sorted { FileNames.naturalLess($0.routine.title, $1.routine.title) }

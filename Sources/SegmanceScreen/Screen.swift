@@ -196,7 +196,7 @@ public enum Screen {
     /// The count-in: the seconds left in numerals two rows high at the right; "Ready in"
     /// and the part (with the loop's pass before a repeat) at the left.
     private static func countdown(_ countdown: Countdown, _ state: PlayerState, into f: inout Frame, now: Int64) {
-        guard let routine = state.routine, let part = state.part else { return }
+        guard let routine = state.routine, state.part != nil else { return }
         f.glyphs = .bigDigits
         let digits = BigDigits.rows(countdown.shown)
         let top = f.rows >= 4 ? 1 : 0
