@@ -26,7 +26,7 @@ kinds=("$@")
 #     they count heap calls with CMallocCounter, which interposes malloc; under a
 #     sanitizer the sanitizer owns malloc, CMallocCounter counts nothing and says so (-1).
 #   FFmpegDecoderTests, MacStickImportTests, ImportProcessTests, ImportWorkerLimitsTests,
-#   HostileStickDaemonTests, HostileStickDaemonLoopTests: they start the FFmpeg helper or
+#   HostileStickDaemonTests, HostileStickDaemonLoopTests, ImportWorkerLabelTests: they start the FFmpeg helper or
 #     the import worker, which limit their own address space (RLIMIT_AS, 1 GiB); a
 #     sanitizer's shadow memory cannot be mapped under that limit, so the sanitized child
 #     exits at once ("AddressSanitizer: out of memory ... Failed to mmap").
@@ -39,6 +39,7 @@ kinds=("$@")
 #     ReplayTests, which run under both.
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
+common_skip+='|ImportWorkerLabelTests'
 common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
 
 # ThreadSanitizer: the tests whose threads share memory (a debug build: ThreadSanitizer

@@ -23,6 +23,11 @@ extension SystemTests.Daemon {
         var shown = try lcd.expectScreen("no routines", timeout: 30) { $0[0].hasPrefix("No routines") }
         let partition = try stick.plug(id: "problems1")
         try USBStick.helper("mount", partition, mediaRoot: rig.mediaRoot)
+        // Out again whatever happens: the next test's stick must be the only one.
+        defer {
+            try? USBStick.helper("unmount", partition, mediaRoot: rig.mediaRoot)
+            try? stick.yank(id: "problems1", partition: partition)
+        }
         shown = try lcd.expectScreen("the offer", timeout: 20, after: shown.index) { $0 == ["2 routines      ", "Push to import  "] }
         try rig.panel.tap("select")
         shown = try lcd.expectScreen("the count", timeout: 120, after: shown.index) { $0[1] == "Menu: Problems  " }
