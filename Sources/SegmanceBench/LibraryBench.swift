@@ -253,7 +253,7 @@ func benchDaemonReady(binary: String, library: String, dir: String) {
     benchWatchdog(binary: binary, fd: fd, socketPath: socketPath, dir: dir)
 }
 
-/// The budget of cold start to ready (DESIGN.md §7).
+/// The budget of cold start to ready (docs/budgets.md).
 let readyBudgetMS = 150.0
 
 /// A NULL-terminated C string array for `posix_spawn`; free each element.

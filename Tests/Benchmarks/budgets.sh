@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The budgets of DESIGN.md §7 as checks, as CI runs them (.ci/run): each benchmark with
+# The budgets of docs/budgets.md as checks, as CI runs them (.ci/run): each benchmark with
 # --check prints every figure beside its budget and the peer measured in the same run, and
 # exits 1 when one is missed.
 #

@@ -291,9 +291,9 @@ BUDGETS = [
     Budget("input event -> first changed sample handed to ALSA, p99, deep buffer (median of the runs' p99)", " ms",
            lambda r: r["deep buffer"]["handed_p99_ms"], lambda r: r["deep buffer"]["chunk_ms"] + 1, "one 128-frame chunk + 1 ms"),
     Budget("input event -> sound estimate (handed + device delay), p99, 128x3", " ms",
-           lambda r: r["128x3"]["sound_p99_ms"], lambda r: 10.0, "DESIGN.md: 10 ms at the default buffer"),
+           lambda r: r["128x3"]["sound_p99_ms"], lambda r: 10.0, "docs/budgets.md: 10 ms at the default buffer"),
     Budget("input event -> sound estimate (handed + device delay), p99, deep buffer", " ms",
-           lambda r: r["deep buffer"]["sound_p99_ms"], lambda r: 10.0, "DESIGN.md: 10 ms"),
+           lambda r: r["deep buffer"]["sound_p99_ms"], lambda r: 10.0, "docs/budgets.md: 10 ms"),
     Budget("input event -> first changed sample handed to ALSA, p99, 512x4, the box's buffer", " ms",
            lambda r: r["512x4"]["handed_p99_ms"], lambda r: r["512x4"]["chunk_ms"] + 1, "one period + 1 ms"),
     Budget("input event -> sound estimate (handed + device delay), p50 / p99, 512x4, the box's buffer", "",
@@ -325,13 +325,13 @@ BUDGETS = [
                           f"(segmance {r['segmance_cpu']:.3f}, aplay {r['aplay_cpu']:.3f}, MPD {r['mpd_cpu']:.3f})"),
     Budget("peak resident memory while playing (without the jack test device's shm and libraries, nor the "
            "libraries only the bench's program loads: FFmpeg's)", " MB",
-           lambda r: r["segmance_rss"], lambda r: 20.0, "DESIGN.md: 20 MB",
+           lambda r: r["segmance_rss"], lambda r: 20.0, "docs/budgets.md: 20 MB",
            peer=lambda r: f"MPD {r['mpd_rss']:.1f} MB, aplay {r['aplay_rss']:.1f} MB"),
     # At a speed other than 100 % the renderer's stretchers (two Rubber Band R3 stretchers for
     # three voices, ~2 MB resident each) are made: the same budget (README, "Speed").
     Budget("peak resident memory while playing at 75 % speed (its stretchers made; without the jack test "
            "device's shm and libraries, nor the bench-only libraries)", " MB",
-           lambda r: r["segmance_rss_75"], lambda r: 20.0, "DESIGN.md: 20 MB",
+           lambda r: r["segmance_rss_75"], lambda r: 20.0, "docs/budgets.md: 20 MB",
            peer=lambda r: f"at 100 % {r['segmance_rss']:.2f} MB"),
     # Stated, not budgeted here: this start includes connecting to the jack test device
     # (its server handshake and shm), which a board's ALSA device does not have. The
