@@ -53,9 +53,6 @@ public struct Settings: Equatable, Sendable {
     /// The count-ins in beats offered: "5, 6, 7, 8" and a full eight.
     public static let countInBeatChoices = [4, 8]
 
-    /// The count-in's length: beats when `countdownBeats` is set, else seconds; 0 is none.
-    public var countInCount: Int { countdownBeats > 0 ? countdownBeats : countdown }
-
     public init(countdown: Int = 0, countdownBeforeRepeat: Bool = false,
                 atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false,
                 loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0,

@@ -89,29 +89,29 @@ extension Library {
                     resume = (key, row["position"])
                 }
                 try db.execute(sql: "DELETE FROM part WHERE routineId = ?", arguments: [routineId])
-                try db.execute(sql: "UPDATE routine SET subtitle = ?, countdown = ?, digest = ?, sourcePath = ? WHERE id = ?",
-                               arguments: [routine.subtitle, routine.countdown, digest, sourcePath, routineId])
+                try db.execute(sql: """
+                    UPDATE routine SET subtitle = ?, countdown = ?, digest = ?, sourcePath = ?, short = ? WHERE id = ?
+                    """, arguments: [routine.subtitle, routine.countdown, digest, sourcePath, routine.short, routineId])
                 // A resume point whose part is gone restarts the routine.
                 try db.execute(sql: "UPDATE resume SET position = 0 WHERE id = 1 AND routineId = ? AND partId IS NULL",
                                arguments: [routineId])
             } else {
-                try db.execute(sql: "INSERT INTO routine (title, subtitle, countdown, digest, sourcePath) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath])
+                try db.execute(sql: """
+                    INSERT INTO routine (title, subtitle, countdown, digest, sourcePath, short) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath, routine.short])
                 routineId = db.lastInsertedRowID
             }
-            try db.execute(sql: "UPDATE routine SET short = ? WHERE id = ?", arguments: [routine.short, routineId])
             var keys = PartKeys()
             for (position, part) in routine.parts.enumerated() {
                 try db.execute(sql: """
                     INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                                      beatFrames, one, gridOrigin, stickSpeed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      beatFrames, one, gridOrigin, stickSpeed, short)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                                      part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
                                      part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
-                                     part.speed == 100 ? nil : part.speed])
+                                     part.speed == 100 ? nil : part.speed, part.short])
                 let partId = db.lastInsertedRowID
-                try db.execute(sql: "UPDATE part SET short = ? WHERE id = ?", arguments: [part.short, partId])
                 for (m, move) in part.moves.enumerated() {
                     try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
                     try db.execute(sql: """
