@@ -79,12 +79,15 @@ def write_tone(path, seconds, frequency, rate=44_100):
         w.writeframes(bytes(frames))
 
 
-def make_sticks(work):
-    """Sticks a and b: the same three routines (same part titles and lengths), other audio."""
+def make_sticks(work, long_part=0):
+    """Sticks a and b: the same three routines (same part titles and lengths), other audio;
+    with `long_part`, Alpha has a third part of that many seconds."""
     for stick, base in (("a", 330.0), ("b", 415.0)):
         for i, title in enumerate(TITLES):
             write_tone(f"{work}/stick-{stick}/{title}/01 Intro.wav", 1.5 + i / 2, base * (1 + i / 4))
             write_tone(f"{work}/stick-{stick}/{title}/02 Main.wav", 3, base * (1 + i / 4) * 1.25)
+        if long_part:
+            write_tone(f"{work}/stick-{stick}/{TITLES[0]}/03 Long.wav", long_part, base * 0.75)
     with open(f"{work}/titles", "w") as f:
         f.write(" ".join(TITLES) + "\n")
 

@@ -1,0 +1,133 @@
+#!/bin/bash
+# In the guest: the one recorded run of Tests/System/power-cut.sh. The library's disk
+# (/dev/vda, ext4 made on the host) sits under the kernel's dm-log-writes target, which
+# copies every write, flush and FUA to the log disk (/dev/vdb) in the order they completed;
+# the host replays that log into crash states afterwards (Tests/System/power_log.py).
+# Every line the host judges by is printed as "[cut] NAME TEXT" and a mark NAME goes into
+# the log with it: before an operation starts ("op …"), after it was acknowledged ("ack …",
+# an import's "Alpha: added", the daemon's "saved: …"). The daemon's own "saving: …" lines
+# are marked as they are read, so their marks may come late.
+# Phases, in order (the host checks that each acknowledged at least one save):
+#   import    import stick a into the empty library (first imports)
+#   settings  `segmance library settings` and `library resume`, k = 0 … 7
+#   reimport  stick b over a (every routine replaced, the old media deleted)
+#   remove    each routine removed, then stick a imported again
+#   daemon    the daemon (`segmance run`) on the simulated panel: the volume (settings), NEXT
+#             to Alpha's 40 s part, PLAY for 33 s (the 30 s resume save), an A-B loop marked
+#             and cleared with LOOP (loop saves), PLAY (pause: the place), then SIGTERM
+set -u
+seg=$SEGMANCE_CUT_BIN work=$SEGMANCE_CUT_WORK
+lib=/mnt/cut/library
+. "$BOX_DIR/guest/boxlib.sh"
+
+n=0
+# say TEXT: a mark in the write log, then the line naming it (the host joins them by name).
+say() {
+  n=$((n + 1))
+  dmsetup message lw 0 mark "L$n" || { echo "power-log: mark L$n failed" >&2; exit 1; }
+  echo "[cut] L$n $*"
+}
+
+modprobe virtio_blk 2> /dev/null
+modprobe ext4 2> /dev/null
+modprobe dm-log-writes || { echo "power-log: no dm-log-writes module"; exit 1; }
+box_wait 20 "the disks /dev/vda and /dev/vdb" test -b /dev/vdb || exit 1
+# udev is not running: dmsetup makes the node itself.
+dmsetup create lw --verifyudev --table "0 $(blockdev --getsz /dev/vda) log-writes /dev/vda /dev/vdb" \
+  || { echo "power-log: dmsetup create failed"; exit 1; }
+mkdir -p /mnt/cut
+mount -t ext4 /dev/mapper/lw /mnt/cut || { echo "power-log: mount failed"; exit 1; }
+say "mounted"
+
+titles=$(cat "$work/titles")
+first=${titles%% *}
+
+import() {   # import a|b: each routine's line marked as the import prints it (its commit came first)
+  say "op import $1"
+  while IFS= read -r line; do say "import $1: $line"; done < <("$seg" import "$work/stick-$1" --library "$lib" 2>&1)
+}
+
+saves() {   # saves K0 COUNT: the settings and the resume point, k = K0 …
+  local k countdown=(0 3 5 8 10 15 20) pause=(0 1 2 3 4 5 8 10) passes=(0 2 3 4 5 6 8 10 12 16 20)
+  local idle=(0 30 60 120 300 600) ends=(stop next)
+  for ((k = $1; k < $1 + $2; k++)); do
+    say "op settings $k"
+    "$seg" library settings --library "$lib" "volume=$((k % 101))" "countdown=${countdown[k % 7]}" \
+      "loopPause=${pause[k % 8]}" "loopPasses=${passes[k % 11]}" "lightIdle=${idle[k % 6]}" \
+      "countdownBeforeRepeat=$((k % 2))" "autoImport=$((k / 2 % 2))" "atPartEnd=${ends[k / 4 % 2]}" \
+      > /dev/null && say "ack settings $k"
+    say "op resume $k"
+    "$seg" library resume --library "$lib" --routine "$first" --part 1 --frame "$k" > /dev/null \
+      && say "ack resume $k"
+  done
+}
+
+remove_all() {
+  for t in $titles; do
+    say "op remove $t"
+    "$seg" library remove "$t" --library "$lib" > /dev/null 2>&1 && say "ack removed $t"
+  done
+}
+
+daemon() {   # the daemon's saves; its log lines marked by a reader of their own (names D1, D2, …)
+  pull() { echo "$2" > "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP/sim_gpio$1/pull"; }
+  tap() { pull "$1" pull-down; sleep 0.08; pull "$1" pull-up; }
+  detent() {   # one EC11 detent clockwise: A leads B
+    pull 5 pull-down; sleep 0.01; pull 6 pull-down; sleep 0.01; pull 5 pull-up; sleep 0.01; pull 6 pull-up
+  }
+  . "$BOX_DIR/guest/hardware.sh"
+  box_gpio_sim && box_i2c_stub && box_sound || exit 1
+  mkdir -p /run/cut/media
+  cat > /run/cut/segmance.toml <<CONFIG
+board = "$(cd "$BOX_DIR/../.." && pwd)/board/sim-vm.toml"
+library = "$lib"
+media_root = "/run/cut/media"
+stick_status = "/run/cut/stick-status"
+auto_import = false
+realtime_priority = 70
+CONFIG
+  say "op daemon"
+  # The daemon's log through a reader that marks each save line; the pipe ends with the daemon.
+  ( "$seg" run --config /run/cut/segmance.toml 2>&1 & echo $! > /run/cut/daemon.pid; wait $!
+    echo "daemon exited $?" ) | { d=0; while IFS= read -r line; do
+    case $line in
+      saving:*|saved:*|"not saved"*)
+        d=$((d + 1))
+        dmsetup message lw 0 mark "D$d"
+        echo "[cut] D$d $line" ;;
+      *) echo "daemon: $line" ;;
+    esac
+    echo "$line" >> /run/cut/daemon.out
+  done; } &
+  local reader=$!
+  box_wait 60 "the daemon's ready line" grep -q "^ready: " /run/cut/daemon.out 2> /dev/null || exit 1
+  pull 0 pull-down; sleep 0.1; detent; sleep 0.05; pull 0 pull-up   # PLAY held + a detent: the volume
+  sleep 2
+  tap 2; sleep 0.5; tap 2; sleep 0.5        # NEXT, NEXT: Alpha's third part, 40 s long
+  tap 0; sleep 33                           # PLAY: the resume point is saved after 30 s of play
+  tap 3; sleep 1.5; tap 3; sleep 1.5        # LOOP: A, then B (the loop saved)
+  tap 3; sleep 1                            # LOOP: cleared (saved)
+  tap 0; sleep 2                            # PLAY: paused (the place saved)
+  kill -TERM "$(cat /run/cut/daemon.pid)"
+  wait "$reader"
+  grep -q "^daemon exited 0$" /run/cut/daemon.out || { echo "power-log: the daemon failed"; exit 1; }
+}
+
+# 8 series of saves: the last (k = 7) sets no count-in, so the daemon's PLAY starts at once.
+series=8
+say "phase import";   import a
+say "phase settings"; saves 0 "$series"
+say "phase reimport"; import b
+say "phase remove";   remove_all; import a
+say "phase daemon";   daemon
+# ---- ADD A SAVE KIND HERE --------------------------------------------------------------
+# A phase of its own (say "phase NAME", then the steps that make the saves: with the
+# daemon, taps as above; its "saving: …"/"saved: …" lines are marked for you), and on the
+# host a SaveKind in power_log.py's SAVE_KINDS (Tests/System/README.md, "Adding a save kind").
+# -----------------------------------------------------------------------------------------
+say "phase end"
+sync
+umount /mnt/cut || { echo "power-log: umount failed"; exit 1; }
+# Removing the target writes what is left of the log and its entry count.
+dmsetup remove lw || { echo "power-log: dmsetup remove failed"; exit 1; }
+echo "[log] done"
