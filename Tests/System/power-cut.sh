@@ -21,6 +21,7 @@ script=power_log.py
 if [ "${1:-}" = --kill ]; then script=power_cut.py; shift; fi
 [ $# -ge 1 ] || { echo "usage: Tests/System/power-cut.sh [--kill] N [SEED]" >&2; exit 2; }
 swift build -c release --static-swift-stdlib --scratch-path .build-deb --product segmance > /dev/null
-export SEGMANCE_CUT_BIN="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/segmance"
+bin=$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)
+export SEGMANCE_CUT_BIN="$bin/segmance"
 "$here/build.sh" > /dev/null
 exec python3 "$here/$script" "$@"

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Power cuts that lose what was not flushed (see power-cut.sh, which builds and calls this).
 
-usage: power_log.py N [SEED]    N crash states (at least 2), SEED for the choice of them
+usage: power_log.py N [SEED] [--reuse DIR]
+  N crash states (at least 2), SEED for the choice of them; --reuse: the sticks, disks and
+  recorded run a failed run kept in DIR (it prints the folder), with no new run in the box
 
 One boot of the box runs guest/power-log.sh: the library's ext4 disk sits under dm-log-writes,
 which records every write, flush and FUA the disk was given, in order of completion, on a
@@ -94,6 +96,8 @@ def parse_cli_saves(line):
         k = int(m.group(3))
         value = settings_of(k) if m.group(2) == "settings" else resume_key(TITLES[0], 1, k)
         return [(m.group(2), value, m.group(1) == "ack")]
+    if m := re.match(r"(op|ack) resume (\w+) (\d+) (\d+)$", line):
+        return [("resume", resume_key(m.group(2), int(m.group(3)), int(m.group(4))), m.group(1) == "ack")]
     return []
 
 
@@ -120,7 +124,7 @@ def ms(seconds):
 def parse_daemon_loop(line):
     if m := re.match(r"(saving|saved): loop \"(.*)\" part (\d+) frames (\d+)-(\d+)$", line):
         value = (ms(int(m.group(4)) / RATE), ms(int(m.group(5)) / RATE))
-    elif m := re.match(r"(saving|saved): loop \"(.*)\" part (\d+) (cleared|the stick's again)$", line):
+    elif m := re.match(r"(saving|saved): loop \"(.*)\" part (\d+) (frames cleared|the stick's again)$", line):
         value = None
     else:
         return []
@@ -285,31 +289,40 @@ def shown(value):
 
 
 def main():
-    if len(sys.argv) < 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 2:
+    if len(sys.argv) < 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 2 or sys.argv[-1] == "--reuse":
         sys.exit(__doc__)
-    states = int(sys.argv[1])
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else random.SystemRandom().randrange(1 << 32)
+    args = sys.argv[1:]
+    reuse = args[args.index("--reuse") + 1] if "--reuse" in args else None
+    if reuse:
+        del args[args.index("--reuse"):args.index("--reuse") + 2]
+    states = int(args[0])
+    seed = int(args[1]) if len(args) > 1 else random.SystemRandom().randrange(1 << 32)
     print(f"power-cut: seed {seed} (replay: Tests/System/power-cut.sh {states} {seed})", flush=True)
     rng = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/tmp")
+    work = reuse or tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/tmp")
     scratch = tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/dev/shm")
     t0 = time.monotonic()
-    power_cut.make_sticks(work, long_part=40)
+    disk, log_disk, console = f"{work}/library.img", f"{work}/log.img", f"{work}/console.log"
+    if not reuse:
+        power_cut.make_sticks(work, long_part=40)
+    for name in os.listdir(work):
+        if name.startswith("reference-"):
+            shutil.rmtree(f"{work}/{name}")
     refs, ref_media = power_cut.reference(work)
-    disk, log_disk = f"{work}/library.img", f"{work}/log.img"
-    for path, mb in ((disk, DISK_MB), (log_disk, LOG_MB)):
-        with open(path, "wb") as f:
-            f.truncate(mb << 20)
-    subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "library", disk], check=True)
-    shutil.copy(disk, f"{work}/base.img")
+    if not reuse:
+        for path, mb in ((disk, DISK_MB), (log_disk, LOG_MB)):
+            with open(path, "wb") as f:
+                f.truncate(mb << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "library", disk], check=True)
+        shutil.copy(disk, f"{work}/base.img")
     print(f"power-cut: sticks, reference imports and the disks in {work} ({time.monotonic() - t0:.1f} s)", flush=True)
 
     b0 = time.monotonic()
-    console = f"{work}/console.log"
-    status = subprocess.run([f"{HERE}/boxrun", "--timeout", "1200", "--mem", "1024", "--disk", disk, "--disk", log_disk,
-                             "--log", console, "--", "bash", f"{HERE}/guest/power-log.sh"],
-                            env=dict(os.environ, SEGMANCE_CUT_BIN=SEGMANCE, SEGMANCE_CUT_WORK=work),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode
+    box = [f"{HERE}/boxrun", "--timeout", "1200", "--mem", "1024", "--disk", disk, "--disk", log_disk,
+           "--log", console, "--", "bash", f"{HERE}/guest/power-log.sh"]
+    env = dict(os.environ, SEGMANCE_CUT_BIN=SEGMANCE, SEGMANCE_CUT_WORK=work)
+    status = 0 if reuse else subprocess.run(box, env=env, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.STDOUT).returncode
     with open(console, errors="replace") as f:
         lines = [re.sub(r"^\[ *[0-9.]+\] ", "", l.rstrip("\n")) for l in f]
     if status != 0 or "[log] done" not in lines:
@@ -337,9 +350,9 @@ def main():
             phase = text.split()[1]
         elif phase in acks and any(ack for _, _, ack in said):
             acks[phase] += 1
-    # Saved while playing, 30 s after the last save at the part's start (the pause comes at 36 s).
+    # Saved while playing, 30 s after the save at the part's start (the loop and pause come after 32 s).
     thirty = [t for _, t, _ in timeline if (m := re.match(r"saved: resume .* frame (\d+)$", t))
-              and 30 * RATE <= int(m.group(1)) < 33 * RATE]
+              and 30 * RATE <= int(m.group(1)) < 31 * RATE]
     print("power-cut: acknowledged saves: " + ", ".join(f"{p} {n}" for p, n in acks.items())
           + f"; the 30 s resume save: {thirty[0] if thirty else 'none'}", flush=True)
     if not all(acks.values()) or not thirty:
@@ -412,7 +425,7 @@ def main():
           f"{time.monotonic() - t0:.0f} s in all; seed {seed}", flush=True)
     print(f"{len(points)} crash states, {damaged} damaged", flush=True)
     shutil.rmtree(scratch, ignore_errors=True)
-    if damaged == 0:
+    if damaged == 0 and not reuse:
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f"power-cut: console, log and damaged disks kept in {work}")

@@ -12,9 +12,9 @@
 #   settings  `segmance library settings` and `library resume`, k = 0 … 7
 #   reimport  stick b over a (every routine replaced, the old media deleted)
 #   remove    each routine removed, then stick a imported again
-#   daemon    the daemon (`segmance run`) on the simulated panel: the volume (settings), NEXT
-#             to Alpha's 40 s part, PLAY for 33 s (the 30 s resume save), an A-B loop marked
-#             and cleared with LOOP (loop saves), PLAY (pause: the place), then SIGTERM
+#   daemon    the resume point set to Alpha's 40 s part; the daemon (`segmance run`) on the
+#             simulated panel: the volume (settings), PLAY for 33 s (the 30 s resume save), an
+#             A-B loop marked and cleared with LOOP (loop saves), PLAY (pause: the place), SIGTERM
 set -u
 seg=$SEGMANCE_CUT_BIN work=$SEGMANCE_CUT_WORK
 lib=/mnt/cut/library
@@ -70,14 +70,25 @@ remove_all() {
 }
 
 daemon() {   # the daemon's saves; its log lines marked by a reader of their own (names D1, D2, …)
+  # Waits without starting a process (read on a FIFO nobody writes): an 80 ms tap must not
+  # become a long press (0.6 s) while a loaded host starts a `sleep`.
+  mkfifo /run/cut/never && exec 7<> /run/cut/never
+  wait_s() { read -r -t "$1" -u 7 || true; }
   pull() { echo "$2" > "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP/sim_gpio$1/pull"; }
-  tap() { pull "$1" pull-down; sleep 0.08; pull "$1" pull-up; }
+  tap() { pull "$1" pull-down; wait_s 0.08; pull "$1" pull-up; }
   detent() {   # one EC11 detent clockwise: A leads B
-    pull 5 pull-down; sleep 0.01; pull 6 pull-down; sleep 0.01; pull 5 pull-up; sleep 0.01; pull 6 pull-up
+    pull 5 pull-down; wait_s 0.01; pull 6 pull-down; wait_s 0.01; pull 5 pull-up; wait_s 0.01; pull 6 pull-up
+  }
+  heard() {   # heard REGEX: the daemon logged a control line matching it within 10 s
+    box_wait 10 "the daemon's \"$1\"" grep -q "^control: $1" /run/cut/daemon.out || exit 1
   }
   . "$BOX_DIR/guest/hardware.sh"
   box_gpio_sim && box_i2c_stub && box_sound || exit 1
   mkdir -p /run/cut/media
+  # Alpha's 40 s part, where the daemon starts.
+  say "op resume $first 3 0"
+  "$seg" library resume --library "$lib" --routine "$first" --part 3 --frame 0 > /dev/null \
+    && say "ack resume $first 3 0"
   cat > /run/cut/segmance.toml <<CONFIG
 board = "$(cd "$BOX_DIR/../.." && pwd)/board/sim-vm.toml"
 library = "$lib"
@@ -101,11 +112,13 @@ CONFIG
   done; } &
   local reader=$!
   box_wait 60 "the daemon's ready line" grep -q "^ready: " /run/cut/daemon.out 2> /dev/null || exit 1
-  pull 0 pull-down; sleep 0.1; detent; sleep 0.05; pull 0 pull-up   # PLAY held + a detent: the volume
+  pull 0 pull-down; wait_s 0.1; detent; wait_s 0.05; pull 0 pull-up   # PLAY held + a detent: the volume
+  heard "turn .* holding play"
   sleep 2
-  tap 2; sleep 0.5; tap 2; sleep 0.5        # NEXT, NEXT: Alpha's third part, 40 s long
-  tap 0; sleep 33                           # PLAY: the resume point is saved after 30 s of play
-  tap 3; sleep 1.5; tap 3; sleep 1.5        # LOOP: A, then B (the loop saved)
+  tap 0; heard "press play at part 3"       # PLAY: the resume point is saved after 30 s of play
+  sleep 33
+  tap 3; heard "press loop"; sleep 1.5      # LOOP: A
+  tap 3; sleep 1.5                          # LOOP: B (the loop saved)
   tap 3; sleep 1                            # LOOP: cleared (saved)
   tap 0; sleep 2                            # PLAY: paused (the place saved)
   kill -TERM "$(cat /run/cut/daemon.pid)"
