@@ -91,11 +91,15 @@ class SaveKind:
     found: Callable[[dict], dict]
 
 
-def parse_cli_saves(line):
-    if m := re.match(r"(op|ack) (settings|resume) (\d+)$", line):
-        k = int(m.group(3))
-        value = settings_of(k) if m.group(2) == "settings" else resume_key(TITLES[0], 1, k)
-        return [(m.group(2), value, m.group(1) == "ack")]
+def parse_cli_settings(line):
+    if m := re.match(r"(op|ack) settings (\d+)$", line):
+        return [("settings", settings_of(int(m.group(2))), m.group(1) == "ack")]
+    return []
+
+
+def parse_cli_resume(line):
+    if m := re.match(r"(op|ack) resume (\d+)$", line):
+        return [("resume", resume_key(TITLES[0], 1, int(m.group(2))), m.group(1) == "ack")]
     if m := re.match(r"(op|ack) resume (\w+) (\d+) (\d+)$", line):
         return [("resume", resume_key(m.group(2), int(m.group(3)), int(m.group(4))), m.group(1) == "ack")]
     return []
@@ -170,10 +174,11 @@ def found_loops(lib):
 
 SAVE_KINDS = [
     SaveKind("routines", parse_routines, lambda lib: {t: lib["versions"].get(t) for t in TITLES}),
-    SaveKind("cli settings and resume", parse_cli_saves, lambda lib: {}),
-    SaveKind("settings", parse_daemon_settings, found_settings),
-    SaveKind("resume", parse_daemon_resume, found_resume),
-    SaveKind("loops", parse_daemon_loop, found_loops),
+    SaveKind("settings (library settings)", parse_cli_settings, found_settings),
+    SaveKind("resume (library resume)", parse_cli_resume, found_resume),
+    SaveKind("settings (daemon)", parse_daemon_settings, found_settings),
+    SaveKind("resume (daemon)", parse_daemon_resume, found_resume),
+    SaveKind("loops (daemon)", parse_daemon_loop, found_loops),
     # ADD A SAVE KIND HERE
 ]
 # ------------------------------------------------------------------------------------------
@@ -193,8 +198,9 @@ def events_of(console):
 def allowed_at(p, timeline):
     """What each key may hold at log point p: the value last acknowledged before p, what an
     operation started before p and not acknowledged was writing, and the next "saving:" of
-    the daemon after p (its mark is set when the line is read, maybe after the write began)."""
-    acked, pending, later = {}, {}, {}
+    the daemon after p before the next operation (its mark is set when the line is read, maybe
+    after the write began)."""
+    acked, pending, later, ended = {}, {}, {}, False
     for index, text, said in timeline:
         if index < p:
             if text.startswith("op "):
@@ -205,7 +211,9 @@ def allowed_at(p, timeline):
                     pending.pop(key, None)
                 else:
                     pending[key] = value
-        elif text.startswith("saving:"):
+        elif text.startswith("op "):
+            ended = True   # the operation under way at p has ended: no later line is its
+        elif text.startswith("saving:") and not ended:
             for key, value, _ in said:
                 later.setdefault(key, value)
     keys = set(acked) | set(pending) | set(later)
@@ -343,20 +351,24 @@ def main():
           f"({sum(entries[i].count for i in writes) * sector >> 20} MB), {len(flushes)} flushes, "
           f"{len(timeline)} marked lines", flush=True)
 
-    # Every phase acknowledged something, and the daemon made its 30 s resume save.
-    phase, acks = None, {p: 0 for p in PHASES}
+    # Every phase and every kind of save acknowledged something; the daemon made its 30 s resume save.
+    phase, acks, kinds = None, {p: 0 for p in PHASES}, {kind.name: 0 for kind in SAVE_KINDS}
     for _, text, said in timeline:
         if text.startswith("phase "):
             phase = text.split()[1]
         elif phase in acks and any(ack for _, _, ack in said):
             acks[phase] += 1
+        for kind in SAVE_KINDS:
+            kinds[kind.name] += any(ack for _, _, ack in kind.parse(text))
     # Saved while playing, 30 s after the save at the part's start (the loop and pause come after 32 s).
     thirty = [t for _, t, _ in timeline if (m := re.match(r"saved: resume .* frame (\d+)$", t))
               and 30 * RATE <= int(m.group(1)) < 31 * RATE]
-    print("power-cut: acknowledged saves: " + ", ".join(f"{p} {n}" for p, n in acks.items())
+    print("power-cut: acknowledged by phase: " + ", ".join(f"{p} {n}" for p, n in acks.items())
+          + "; by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
           + f"; the 30 s resume save: {thirty[0] if thirty else 'none'}", flush=True)
-    if not all(acks.values()) or not thirty:
-        print(f"power-cut: a phase acknowledged nothing or the 30 s save is missing: console {console}")
+    if not all(acks.values()) or not all(kinds.values()) or not thirty:
+        print(f"power-cut: a phase or a kind of save acknowledged nothing, or the 30 s save is missing: "
+              f"console {console}")
         sys.exit(1)
 
     # The crash points: half at flushes, half between with a random subset kept; the end.

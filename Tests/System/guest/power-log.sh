@@ -72,7 +72,7 @@ remove_all() {
 daemon() {   # the daemon's saves; its log lines marked by a reader of their own (names D1, D2, …)
   # Waits without starting a process (read on a FIFO nobody writes): an 80 ms tap must not
   # become a long press (0.6 s) while a loaded host starts a `sleep`.
-  mkfifo /run/cut/never && exec 7<> /run/cut/never
+  mkdir -p /run/cut && mkfifo /run/cut/never && exec 7<> /run/cut/never || exit 1
   wait_s() { read -r -t "$1" -u 7 || true; }
   pull() { echo "$2" > "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP/sim_gpio$1/pull"; }
   tap() { pull "$1" pull-down; wait_s 0.08; pull "$1" pull-up; }
