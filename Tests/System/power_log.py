@@ -433,6 +433,9 @@ def main():
         elif n % 50 == 0 or n == len(points) - 1:
             print(f"power-cut: state {n + 1}/{len(points)} whole (entry {p}, after \"{where}\")", flush=True)
     took = time.monotonic() - c0
+    between = sum(1 for _, keep in points if keep is not None)
+    print(f"power-cut: {len(points) - between - 1} states at flush points (of {len(at_flush)}), {between} between "
+          f"flushes with unflushed writes lost, and the end", flush=True)
     print(f"power-cut: {len(points)} states checked in {took:.0f} s ({took / len(points):.2f} s a state); "
           f"{time.monotonic() - t0:.0f} s in all; seed {seed}", flush=True)
     print(f"{len(points)} crash states, {damaged} damaged", flush=True)
