@@ -308,7 +308,6 @@ def main():
     print(f"power-cut: seed {seed} (replay: Tests/System/power-cut.sh {states} {seed})", flush=True)
     rng = random.Random(seed)
     work = reuse or tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/tmp")
-    scratch = tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/dev/shm")
     t0 = time.monotonic()
     disk, log_disk, console = f"{work}/library.img", f"{work}/log.img", f"{work}/console.log"
     if not reuse:
@@ -381,6 +380,7 @@ def main():
     points.append((len(entries), None))
     points.sort(key=lambda pt: pt[0])
 
+    scratch = tempfile.mkdtemp(prefix="segmance-powerlog.", dir="/dev/shm")
     base = f"{scratch}/base.img"
     shutil.copy(f"{work}/base.img", base)
     state_img, mnt = f"{scratch}/state.img", f"{scratch}/mnt"
