@@ -155,7 +155,8 @@ public enum EditRules {
         part.savedLoop = first.savedLoop ?? moved(second.savedLoop)
         part.stickLoop = first.stickLoop ?? moved(second.stickLoop)
         part.loops = first.loops + second.loops.map { NamedLoop(name: $0.name, loop: moved($0.loop)!) }
-        part.grid = first.grid ?? second.grid.map { BeatGrid(beatFrames: $0.beatFrames, one: $0.one + shift, origin: $0.origin) }
+        part.grid = first.grid
+            ?? second.grid.map { BeatGrid(beatFrames: $0.beatFrames, one: $0.one + shift, origin: $0.origin) }
         return part
     }
 

@@ -16,7 +16,8 @@ extension Library {
                                                  arguments: [routine]) else { return nil }
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM boxPart WHERE routineId = ?)",
                                 arguments: [routineId]) == true else {
-            return try partId(db, routine: routine, part: part, title: title).map { .stick(routineId: $0.0, partId: $0.1) }
+            return try partId(db, routine: routine, part: part, title: title)
+                .map { .stick(routineId: $0.0, partId: $0.1) }
         }
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM boxPart WHERE routineId = ? AND position = ? AND title = ?",
                                     arguments: [routineId, part, title])
