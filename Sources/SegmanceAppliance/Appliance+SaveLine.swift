@@ -13,7 +13,8 @@ extension Appliance {
              (.grid(let r1, let p1, _, _), .grid(let r2, let p2, _, _)),
              (.partSpeed(let r1, let p1, _, _), .partSpeed(let r2, let p2, _, _)):
             return r1 == r2 && p1 == p2
-        case (.countdownChoice(let r1, _), .countdownChoice(let r2, _)): return r1 == r2
+        case (.countdownChoice(let r1, _), .countdownChoice(let r2, _)), (.parts(let r1, _), .parts(let r2, _)):
+            return r1 == r2
         default: return false
         }
     }
@@ -37,6 +38,11 @@ extension Appliance {
             return "countdown \"\(routine)\" uses \(choice == .routine ? "the routine's" : "mine")"
         case .stickLoopBack(let routine, let part, _):
             return "loop \"\(routine)\" part \(part + 1) the stick's again"
+        case .parts(let routine, let parts):
+            let moves = parts.reduce(0) { $0 + $1.moves.count }, loops = parts.reduce(0) { $0 + $1.loops.count }
+            return "parts \"\(routine)\" made on the box: \(parts.count) parts, \(moves) moves, \(loops) named loops"
+        case .newRoutine(let title, let songs):
+            return "new routine \"\(title)\" of \(songs.count) songs"
         }
     }
 }

@@ -255,6 +255,8 @@ public final class Appliance {
             case .persist(let persist):
                 retryUnsaved()
                 save(persist)
+                // A routine made on the box is the library's to make (it knows the songs' lengths).
+                if case .newRoutine = persist { reloadRoutines() }
             case .importStick(let path):
                 importer.start(path, label: stickLabels[path])
                 pollImport()
@@ -335,7 +337,8 @@ public final class Appliance {
 
     static func isControl(_ event: Event) -> Bool {
         switch event {
-        case .buttonPressed, .buttonLongPressed, .buttonDoublePressed, .encoderTurned, .encoderTurnedHolding: true
+        case .buttonPressed, .buttonLongPressed, .buttonDoublePressed, .encoderTurned, .encoderTurnedHolding,
+             .editRequested: true
         default: false
         }
     }

@@ -37,6 +37,9 @@ public enum Event: Equatable, Sendable {
     case stickRefused(StickRefusal)
     /// Import the stick on offer now (the encoder push on the offer, or a request from outside).
     case importRequested
+    /// Something to make on the box, asked for from outside the menu (the twin's scenario):
+    /// done as the menu's entry does it, at the frame heard with it.
+    case editRequested(Edit)
     /// The import under way moved on.
     case importProgress(ImportProgress)
     /// The import ended (done, or stopped early with a reason).

@@ -22,6 +22,27 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
         /// press hid it, or a loop set on the box replaced it).
         case stickLoop = "Stick loop"
+        // Making on the box (`EditRules`); the list pages are `Page.choosing`.
+        /// The routine's parts: pushed on one, it is entered.
+        case parts = "Parts"
+        /// Not a value: pushed while the music plays, the part splits at the frame heard.
+        case split = "Split here"
+        /// Not a value: the part and the next become one (undoes a split).
+        case join = "Join next"
+        /// The part's name, from `Names.parts`.
+        case namePart = "Name part"
+        /// The part goes, after a second push.
+        case deletePart = "Delete part"
+        /// The part's named loops: pushed on one, it is the loop in force.
+        case loops = "Loops"
+        /// The A–B loop on, kept under a name from `Names.parts`.
+        case nameLoop = "Name loop"
+        /// A move at the frame heard when this entry is pushed, its type from `Names.moveTypes`.
+        case addMove = "Add move"
+        /// Not a value: the move shown (see `PlayerState.shownMoveIndex`) goes.
+        case deleteMove = "Delete move"
+        /// Not a value: a new routine of this one's songs, one part per song.
+        case newRoutine = "New routine"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -35,7 +56,10 @@ public struct Menu: Equatable, Sendable {
             case .lightIdle: ["Dim"]
             case .oneHere: ["1 here"]
             case .countVoice: ["Voice"]
-            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems: []
+            case .deletePart: ["Delete"]
+            case .deleteMove: ["Del move"]
+            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
+                 .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }
         }
     }
@@ -54,14 +78,31 @@ public struct Menu: Equatable, Sendable {
         case problems
         /// The A–B loop's times, the encoder on one end.
         case loopEnds(LoopEnd)
+        /// A list to choose from for a making entry (`Menu.rows`); the cursor is the row.
+        case choosing(Item)
     }
 
     public var page: Page
     /// Index of the highlighted row of the page.
     public var cursor: Int
+    /// *Add move*: the part-relative frame heard when the entry was pushed, where the move goes.
+    public var at: FramePosition?
 
-    public init(page: Page = .main, cursor: Int = 0) {
+    public init(page: Page = .main, cursor: Int = 0, at: FramePosition? = nil) {
         self.page = page
         self.cursor = cursor
+        self.at = at
+    }
+
+    /// The rows of a `choosing` page: what the encoder walks.
+    public static func rows(_ item: Item, _ state: PlayerState) -> [String] {
+        switch item {
+        case .parts: return state.routine?.parts.map(\.title) ?? []
+        case .namePart, .nameLoop: return Names.parts
+        case .deletePart: return state.part.map { ["Delete " + $0.title] } ?? []
+        case .loops: return state.part?.loops.map(\.name) ?? []
+        case .addMove: return Names.moveTypes
+        default: return []
+        }
     }
 }

@@ -24,6 +24,7 @@ enum MenuRules {
                 return Player.bringBackStickLoop(&state)
             }
             if item == .problems { return ProblemsRules.open(&state) }
+            if let making = EditMenu.open(item, &state) { return making }
             if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
                 ? Menu(page: .routines, cursor: state.routineIndex ?? 0)
@@ -51,6 +52,8 @@ enum MenuRules {
             return []
         case .loopEnds(let end):
             return LoopTimeRules.select(end, long: long, &state)
+        case .choosing(let item):
+            return EditMenu.choose(item, long: long, &state)
         }
     }
 
@@ -72,6 +75,10 @@ enum MenuRules {
             return []
         case .loopEnds(let end):
             return LoopTimeRules.nudge(end, by: detents, &state)
+        case .choosing(let item):
+            menu.cursor = clamp(menu.cursor + detents, 0, max(0, Menu.rows(item, state).count - 1))
+            state.menu = menu
+            return []
         }
     }
 
@@ -113,7 +120,8 @@ enum MenuRules {
         case .turnBy:
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
-        case .oneHere, .stickLoop, .abLoop, .problems:
+        case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
+             .nameLoop, .addMove, .deleteMove, .newRoutine:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)

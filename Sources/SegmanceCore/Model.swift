@@ -33,6 +33,17 @@ public struct ABLoop: Equatable, Hashable, Sendable {
     }
 }
 
+/// A loop with a name from the short list ("Hit", "Chorus", "A", …), made on the box or
+/// given by the stick. A part may have several; `Part.savedLoop` is the one in force.
+public struct NamedLoop: Equatable, Hashable, Sendable {
+    public var name: String
+    public var loop: ABLoop
+    public init(name: String, loop: ABLoop) {
+        self.name = name
+        self.loop = loop
+    }
+}
+
 /// Names decoded PCM the audio side can resolve (a file path in the twin,
 /// a content hash in the library).
 public struct AudioReference: Hashable, Sendable, CustomStringConvertible {
@@ -56,6 +67,8 @@ public struct Part: Equatable, Sendable {
     /// The loop the stick's routine.toml gave: never changed on the box, only hidden (a
     /// LOOP press clears `savedLoop`) and brought back (*Stick loop* in the menu).
     public var stickLoop: ABLoop?
+    /// The named loops of the part (from the box or the stick); `savedLoop` stays the one in force.
+    public var loops: [NamedLoop] = []
     /// The part's beat (from the manifest, detected at import, or the "1" the performer set);
     /// nil when it has no steady beat.
     public var grid: BeatGrid?

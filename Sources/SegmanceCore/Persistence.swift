@@ -33,6 +33,11 @@ public enum Persist: Equatable, Sendable {
     case countdownChoice(routine: String, choice: CountdownChoice)
     /// The part's loop from the stick is in force again: what the device set for it is forgotten.
     case stickLoopBack(routine: String, part: Int, partTitle: String)
+    /// The routine's parts as made on the box (split, joined, named, deleted; loops named,
+    /// moves added or deleted): kept as the teacher's layer, apart from the stick's parts.
+    case parts(routine: String, parts: [Part])
+    /// A new routine made on the box from these songs, one whole part each.
+    case newRoutine(title: String, songs: [Song])
 }
 
 /// What the library holds at boot.

@@ -49,7 +49,8 @@ public enum Player {
 
     private static func isControl(_ event: Event) -> Bool {
         switch event {
-        case .buttonPressed, .buttonLongPressed, .buttonDoublePressed, .encoderTurned, .encoderTurnedHolding: true
+        case .buttonPressed, .buttonLongPressed, .buttonDoublePressed, .encoderTurned, .encoderTurnedHolding,
+             .editRequested: true
         default: false
         }
     }
@@ -114,6 +115,8 @@ public enum Player {
             return StickRules.refused(refusal, &state)
         case .importRequested:
             return StickRules.startImport(&state)
+        case .editRequested(let edit):
+            return EditRules.apply(edit, &state)
         case .importProgress(let progress):
             state.importing = progress
             return []
@@ -292,7 +295,7 @@ public enum Player {
 
     /// Makes part `index` of the current routine the one that sounds. The transport carries
     /// over: playing (or counting down) starts the new part with the countdown, paused stops.
-    private static func enterPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+    static func enterPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
         let wasRunning: Bool
         switch state.transport {
         case .playing, .countingDown: wasRunning = true
@@ -307,7 +310,7 @@ public enum Player {
     }
 
     /// Selects a part, stopped at its start, and tells the audio side.
-    private static func loadPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+    static func loadPart(_ index: Int, _ state: inout PlayerState) -> [Effect] {
         guard let routine = state.routine, routine.parts.indices.contains(index) else { return [] }
         let part = routine.parts[index]
         state.partIndex = index
@@ -446,17 +449,22 @@ public enum Player {
             return []
         }
         state.routines[r].parts[state.partIndex].savedLoop = stick
-        state.loop = .ab(stick)
+        return armLoop(stick, &state) + [.persist(.stickLoopBack(routine: state.routines[r].title, part: state.partIndex,
+                                                                 partTitle: part.title))]
+    }
+
+    /// `loop` is the A–B loop on; from outside it, to its start, as entering the part goes
+    /// (a jump while playing counts in again).
+    static func armLoop(_ loop: ABLoop, _ state: inout PlayerState) -> [Effect] {
+        state.loop = .ab(loop)
         var effects = loopEffects(&state)
-        if !(stick.a..<stick.b).contains(here(state)) {
-            // Outside the loop: to its start, as entering the part goes; a jump while playing counts in again.
+        if !(loop.a..<loop.b).contains(here(state)) {
             switch state.transport {
-            case .playing, .countingDown: effects += start(from: stick.a, origin: .playing, &state)
-            case .paused, .stopped: state.position = stick.a
+            case .playing, .countingDown: effects += start(from: loop.a, origin: .playing, &state)
+            case .paused, .stopped: state.position = loop.a
             }
         }
-        return effects + [.persist(.stickLoopBack(routine: state.routines[r].title, part: state.partIndex,
-                                                  partTitle: part.title))]
+        return effects
     }
 
     /// The loop region and the follow-on part that the audio side needs for the current state.

@@ -88,6 +88,16 @@ extension Library {
                    let partId: Int64 = row["partId"], let key = keyOfPart[partId] {
                     resume = (key, row["position"])
                 }
+                if let made = try Self.boxParts(db, routineId: routineId)[routineId] {
+                    // The stick changed under parts made on the box: they are kept as a routine of
+                    // their own, "Title (box)", and the stick's new parts play under the title.
+                    let aside = Routine(title: try Self.freeTitle(db, routine.title + " (box)"),
+                                        subtitle: routine.subtitle, parts: made)
+                    let asideId = try Self.insertRoutine(db, aside, sourcePath: "")
+                    try db.execute(sql: "UPDATE boxPart SET routineId = ? WHERE routineId = ?", arguments: [asideId, routineId])
+                    try db.execute(sql: "UPDATE resume SET boxPartId = NULL, position = 0 WHERE id = 1 AND routineId = ?",
+                                   arguments: [routineId])
+                }
                 try db.execute(sql: "DELETE FROM part WHERE routineId = ?", arguments: [routineId])
                 try db.execute(sql: """
                     UPDATE routine SET subtitle = ?, countdown = ?, digest = ?, sourcePath = ?, short = ? WHERE id = ?
@@ -103,22 +113,7 @@ extension Library {
             }
             var keys = PartKeys()
             for (position, part) in routine.parts.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                                      beatFrames, one, gridOrigin, stickSpeed, short)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
-                                     part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
-                                     part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
-                                     part.speed == 100 ? nil : part.speed, part.short])
-                let partId = db.lastInsertedRowID
-                for (m, move) in part.moves.enumerated() {
-                    try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])
-                    try db.execute(sql: """
-                        INSERT INTO move (partId, position, moveTypeId, name, note, cue)
-                        VALUES (?, ?, (SELECT id FROM moveType WHERE name = ?), ?, ?, ?)
-                        """, arguments: [partId, m, move.type.name, move.name, move.note, move.cue])
-                }
+                let partId = try Self.insertPart(db, part, routineId: routineId, position: position)
                 let key = keys.next(part.title, cut: part.range)
                 if let speed = learnedSpeed[key] {
                     try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)", arguments: [partId, speed])

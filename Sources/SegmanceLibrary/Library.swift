@@ -154,48 +154,74 @@ public final class Library: Sendable {
                 }
                 return true
             case .resume(let point):
-                guard let (routineId, partId) = try Self.partId(db, routine: point.routine, part: point.part,
-                                                                 title: point.partTitle) else { return false }
-                try db.execute(sql: "INSERT OR REPLACE INTO resume (id, routineId, partId, position) VALUES (1, ?, ?, ?)",
-                               arguments: [routineId, partId, point.position])
+                switch try Self.partRow(db, routine: point.routine, part: point.part, title: point.partTitle) {
+                case .stick(let routineId, let partId):
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, ?, ?, NULL)
+                        """, arguments: [routineId, partId, point.position])
+                case .box(let routineId, let boxPartId):
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, NULL, ?, ?)
+                        """, arguments: [routineId, point.position, boxPartId])
+                case nil: return false
+                }
                 return true
             case .grid(let routine, let part, let title, let grid):
-                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
-                    return false
+                switch try Self.partRow(db, routine: routine, part: part, title: title) {
+                case .stick(_, let partId):
+                    try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one) VALUES (?, ?)",
+                                   arguments: [partId, grid.one])
+                case .box(_, let id):
+                    try db.execute(sql: "UPDATE boxPart SET beatFrames = ?, one = ?, gridOrigin = ? WHERE id = ?",
+                                   arguments: [grid.beatFrames, grid.one, grid.origin.rawValue, id])
+                case nil: return false
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one) VALUES (?, ?)",
-                               arguments: [partId, grid.one])
                 return true
             case .savedLoop(let routine, let part, let title, let loop):
-                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
-                    return false
+                switch try Self.partRow(db, routine: routine, part: part, title: title) {
+                case .stick(_, let partId):
+                    try db.execute(sql: "INSERT OR REPLACE INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
+                                   arguments: [partId, loop?.a, loop?.b])
+                case .box(_, let id):
+                    try db.execute(sql: "UPDATE boxPart SET loopSet = 1, loopA = ?, loopB = ? WHERE id = ?",
+                                   arguments: [loop?.a, loop?.b, id])
+                case nil: return false
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
-                               arguments: [partId, loop?.a, loop?.b])
                 return true
             case .partSpeed(let routine, let part, let title, let speed):
-                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
-                    return false
+                switch try Self.partRow(db, routine: routine, part: part, title: title) {
+                case .stick(_, let partId):
+                    try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
+                                   arguments: [partId, Player.clampSpeed(speed)])
+                case .box(_, let id):
+                    try db.execute(sql: "UPDATE boxPart SET speed = ? WHERE id = ?", arguments: [Player.clampSpeed(speed), id])
+                case nil: return false
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
-                               arguments: [partId, Player.clampSpeed(speed)])
                 return true
             case .countdownChoice(let routine, let choice):
                 try db.execute(sql: "UPDATE routine SET countdownChoice = ? WHERE title = ?",
                                arguments: [choice == .routine ? nil : choice.rawValue, routine])
                 return db.changesCount > 0
             case .stickLoopBack(let routine, let part, let title):
-                guard let (_, partId) = try Self.partId(db, routine: routine, part: part, title: title) else {
-                    return false
+                switch try Self.partRow(db, routine: routine, part: part, title: title) {
+                case .stick(_, let partId):
+                    try db.execute(sql: "DELETE FROM savedLoop WHERE partId = ?", arguments: [partId])
+                case .box(_, let id):
+                    try db.execute(sql: "UPDATE boxPart SET loopSet = 0, loopA = NULL, loopB = NULL WHERE id = ?",
+                                   arguments: [id])
+                case nil: return false
                 }
-                try db.execute(sql: "DELETE FROM savedLoop WHERE partId = ?", arguments: [partId])
                 return true
+            case .parts(let routine, let parts):
+                return try Self.writeBoxParts(db, routine: routine, parts: parts)
+            case .newRoutine(let title, let songs):
+                return try Self.insertMadeRoutine(db, title: title, songs: songs)
             }
         }
     }
 
     /// Forgets what the box set for the routine titled `title` (its teacher's layer: loops set
-    /// or cleared, speeds, the "1"s, whose count-in it uses), so the stick's values are in
+    /// or cleared, speeds, the "1"s, whose count-in it uses, parts made on the box), so the stick's values are in
     /// force again. False when there is no such routine.
     @discardableResult
     public func restoreStickValues(titled title: String) throws -> Bool {
@@ -211,6 +237,8 @@ public final class Library: Sendable {
                 SELECT id, stickSpeed, 0 FROM part WHERE routineId = ? AND stickSpeed IS NOT NULL
                 """, arguments: [routineId])
             try db.execute(sql: "UPDATE routine SET countdownChoice = NULL WHERE id = ?", arguments: [routineId])
+            // The parts made on the box too: the stick's play again.
+            try db.execute(sql: "DELETE FROM boxPart WHERE routineId = ?", arguments: [routineId])
             return true
         }
     }
@@ -258,7 +286,8 @@ public final class Library: Sendable {
     /// Deletes media rows no part refers to; returns their hashes (files to unlink after commit).
     static func dropUnusedMedia(_ db: Database) throws -> [String] {
         let unused = try String.fetchAll(db, sql: """
-            SELECT hash FROM media WHERE hash NOT IN (SELECT mediaHash FROM part) ORDER BY hash
+            SELECT hash FROM media
+            WHERE hash NOT IN (SELECT mediaHash FROM part) AND hash NOT IN (SELECT mediaHash FROM boxPart) ORDER BY hash
             """)
         for hash in unused { try db.execute(sql: "DELETE FROM media WHERE hash = ?", arguments: [hash]) }
         return unused
@@ -310,9 +339,10 @@ public final class Library: Sendable {
 
     static func resume(_ db: Database) throws -> ResumePoint? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT r.title AS routine, p.position AS part, p.title AS partTitle, resume.position AS position
+            SELECT r.title AS routine, coalesce(bp.position, p.position) AS part,
+                   coalesce(bp.title, p.title) AS partTitle, resume.position AS position
             FROM resume JOIN routine r ON r.id = resume.routineId
-            LEFT JOIN part p ON p.id = resume.partId
+            LEFT JOIN part p ON p.id = resume.partId LEFT JOIN boxPart bp ON bp.id = resume.boxPartId
             WHERE resume.id = 1
             """) else { return nil }
         guard let part: Int = row["part"] else {

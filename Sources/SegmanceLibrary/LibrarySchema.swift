@@ -19,6 +19,9 @@ enum LibrarySchema {
         migrator.registerMigration("shortNames") { db in
             try db.execute(sql: shortNames)
         }
+        migrator.registerMigration("madeOnTheBox") { db in
+            try db.execute(sql: madeOnTheBox)
+        }
         return migrator
     }
 
@@ -61,6 +64,67 @@ enum LibrarySchema {
             CHECK (countdownChoice IS NULL OR countdownChoice IN ('routine', 'mine'));
         ALTER TABLE part ADD COLUMN stickSpeed INTEGER CHECK (stickSpeed IS NULL OR stickSpeed BETWEEN 50 AND 150);
         UPDATE part SET stickSpeed = (SELECT speed FROM partSpeed WHERE partSpeed.partId = part.id AND learned = 0);
+        """
+
+    /// What is made on the box, kept as the teacher's layer apart from the stick's rows:
+    /// a routine's parts as the box has them (`boxPart`, with their moves and named loops),
+    /// which play in place of the stick's parts while there are any; the named loops the stick
+    /// gave a part (`partLoop`); and where the performer left off in a part of the box's.
+    /// A routine made on the box ("New routine") has the stick's tables to itself, with an
+    /// empty `sourcePath`.
+    static let madeOnTheBox = """
+        CREATE TABLE partLoop (
+            partId INTEGER NOT NULL REFERENCES part(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            a INTEGER NOT NULL CHECK (a >= 0),
+            b INTEGER NOT NULL CHECK (b > a),
+            PRIMARY KEY (partId, position)
+        );
+        CREATE TABLE boxPart (
+            id INTEGER PRIMARY KEY,
+            routineId INTEGER NOT NULL REFERENCES routine(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position >= 0),
+            title TEXT NOT NULL,
+            short TEXT,
+            mediaHash TEXT NOT NULL REFERENCES media(hash),
+            start INTEGER NOT NULL CHECK (start >= 0),
+            length INTEGER NOT NULL CHECK (length > 0),
+            isCut BOOLEAN NOT NULL,
+            -- The stick's loop, in the piece it fell in.
+            stickA INTEGER,
+            stickB INTEGER,
+            -- The loop in force when it is not the stick's (loopSet 1; NULLs: cleared on the box).
+            loopSet BOOLEAN NOT NULL DEFAULT 0,
+            loopA INTEGER,
+            loopB INTEGER,
+            beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0),
+            one INTEGER,
+            gridOrigin TEXT CHECK (gridOrigin IS NULL OR gridOrigin IN ('manifest', 'detected', 'performer')),
+            speed INTEGER NOT NULL DEFAULT 100 CHECK (speed BETWEEN 50 AND 150),
+            CHECK ((stickA IS NULL) = (stickB IS NULL) AND (stickA IS NULL OR (stickA >= 0 AND stickB > stickA))),
+            CHECK ((loopA IS NULL) = (loopB IS NULL) AND (loopA IS NULL OR (loopA >= 0 AND loopB > loopA))),
+            UNIQUE (routineId, position)
+        );
+        CREATE INDEX boxPartByMedia ON boxPart(mediaHash);
+        CREATE TABLE boxMove (
+            boxPartId INTEGER NOT NULL REFERENCES boxPart(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            name TEXT NOT NULL,
+            note TEXT NOT NULL,
+            cue INTEGER CHECK (cue IS NULL OR cue >= 0),
+            PRIMARY KEY (boxPartId, position)
+        );
+        CREATE TABLE boxLoop (
+            boxPartId INTEGER NOT NULL REFERENCES boxPart(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            a INTEGER NOT NULL CHECK (a >= 0),
+            b INTEGER NOT NULL CHECK (b > a),
+            PRIMARY KEY (boxPartId, position)
+        );
+        ALTER TABLE resume ADD COLUMN boxPartId INTEGER REFERENCES boxPart(id) ON DELETE SET NULL;
         """
 
     static let v1 = """

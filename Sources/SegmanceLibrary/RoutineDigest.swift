@@ -35,6 +35,16 @@ enum RoutineDigest {
                 field(move.note)
                 number(move.cue)
             }
+            if !part.loops.isEmpty {
+                // Only parts with named loops add fields, so others keep their digest.
+                field("loops")
+                number(Int64(part.loops.count))
+                for named in part.loops {
+                    field(named.name)
+                    number(named.loop.a)
+                    number(named.loop.b)
+                }
+            }
             if let grid = part.grid {
                 // Only parts with a beat add fields, so routines without keep their digest.
                 field("grid")

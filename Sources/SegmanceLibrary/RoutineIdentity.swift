@@ -9,7 +9,8 @@ import SegmanceCore
 ///   title from the same folder of a stick;
 /// - any routine is the one whose every song it holds (the same songs, perhaps more), so
 ///   re-importing loose songs with one song added updates them, and another stick's loose
-///   songs (titled by another label, or by none) never replace them.
+///   songs (titled by another label, or by none) never replace them;
+/// - a routine made on the box (an empty `sourcePath`) is never replaced by an import.
 ///
 /// With none the same, the routine takes its title when free, else the first free
 /// "Title (2)", "Title (3)"…: nothing in the library is lost by an import.
@@ -31,7 +32,8 @@ enum RoutineIdentity {
             copyNumber(of: row["title"], base: title).map { ($0, row) }
         }.sorted { $0.n < $1.n }
         let songs = Set(routine.parts.map(\.audio.id))
-        for (_, row) in candidates {
+        // A routine made on the box (no stick folder) is no stick's to replace.
+        for (_, row) in candidates where row["sourcePath"] as String? != "" {
             let same = Place(same: row, title: row["title"], beside: false)
             if !namedByStick, row["sourcePath"] as String? == sourcePath { return same }
             let held = try String.fetchSet(db, sql: "SELECT DISTINCT mediaHash FROM part WHERE routineId = ?",

@@ -23,20 +23,27 @@ public struct StoredRoutine: Equatable, Sendable {
         let position: Int
     }
 
+    /// The routine as it plays: its parts are the ones made on the box when there are any.
     public var routine: Routine
+    /// The stick's parts (of a routine made on the box: its own).
     public var parts: [StoredPart]
+    /// Its parts were made on the box (split, joined, named, deleted; loops named, moves
+    /// added or deleted): `routine.parts` are those, the stick's stay in `parts`.
+    public var partsMadeOnBox = false
     /// The stick folder it was imported from.
     public var sourcePath: String
     let id: Int64
     let digest: String
 
-    /// The routine exactly as imported (manifest loops, not the device's).
+    /// The routine exactly as imported (the stick's parts and loops, not the device's).
     public var asImported: Routine {
         var r = routine
         r.countdownChoice = .routine
-        for i in r.parts.indices {
-            r.parts[i].savedLoop = parts[i].manifestLoop
-            r.parts[i].grid = parts[i].importedGrid
+        r.parts = parts.map { stored in
+            var part = stored.part
+            part.savedLoop = stored.manifestLoop
+            part.grid = stored.importedGrid
+            return part
         }
         return r
     }
@@ -71,6 +78,12 @@ extension Library {
             moves[row["partId"], default: []].append(
                 Move(type: MoveType(row["type"]), name: row["name"], note: row["note"], cue: row["cue"]))
         }
+        var loops: [Int64: [NamedLoop]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT l.* FROM partLoop l JOIN part p ON p.id = l.partId\(routineFilter) ORDER BY l.partId, l.position
+            """) {
+            loops[row["partId"], default: []].append(NamedLoop(name: row["name"], loop: ABLoop(a: row["a"], b: row["b"])))
+        }
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
@@ -89,16 +102,21 @@ extension Library {
             if let savedOne: Int64 = row["savedOne"], let imported = importedGrid {
                 grid = BeatGrid(beatFrames: imported.beatFrames, one: savedOne, origin: .performer)
             }
-            let part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
+            var part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
                             speed: row["speed"] ?? 100, stickLoop: manifestLoop, short: row["short"])
+            part.loops = loops[id] ?? []
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)
             routines[routineId]?.parts.append(StoredRoutine.StoredPart(
                 part: part, manifestLoop: manifestLoop, deviceLoop: deviceLoop, importedGrid: importedGrid,
                 stickSpeed: (row["stickSpeed"] as Int?) ?? 100,
                 mediaFrames: row["mediaFrames"], id: id, position: row["position"]))
+        }
+        for (routineId, parts) in try boxParts(db, routineId: title == nil ? nil : order[0]) {
+            routines[routineId]?.routine.parts = parts
+            routines[routineId]?.partsMadeOnBox = true
         }
         return order.compactMap { routines[$0] }.sorted { FileNames.naturalLess($0.routine.title, $1.routine.title) }
     }
@@ -110,7 +128,7 @@ extension Library {
         return BeatGrid(beatFrames: beatFrames, one: one, origin: origin)
     }
 
-    private static func loop(_ a: Int64?, _ b: Int64?) -> ABLoop? {
+    static func loop(_ a: Int64?, _ b: Int64?) -> ABLoop? {
         guard let a, let b, b > a else { return nil }
         return ABLoop(a: a, b: b)
     }

@@ -278,6 +278,11 @@ public enum Screen {
             for (r, line) in pages[menu.cursor].enumerated() { f.line(line, row: r, now: now) }
         case .loopEnds(let end):
             loopEnds(end, state, into: &f, now: now)
+        case .choosing(let item):
+            // The place in the list ("2/4") beside the row under the cursor.
+            let rows = Menu.rows(item, state)
+            list(rows.enumerated().map { i, row in (row, i == menu.cursor ? "\(i + 1)/\(rows.count)" : "") },
+                 cursor: menu.cursor, into: &f, now: now)
         }
     }
 
@@ -381,6 +386,13 @@ public enum Screen {
             if case .ab = state.loop { return "On" }
             return "Off"
         case .problems: return state.problems.isEmpty ? "None" : "\(state.problems.count)"
+        case .parts:
+            guard let routine = state.routine else { return "" }
+            return "\(state.partIndex + 1)/\(routine.parts.count)"
+        case .loops:
+            guard let loops = state.part?.loops, !loops.isEmpty else { return "None" }
+            return "\(loops.count)"
+        case .split, .join, .namePart, .deletePart, .nameLoop, .addMove, .deleteMove, .newRoutine: return ""
         }
     }
 

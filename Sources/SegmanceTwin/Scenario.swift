@@ -14,6 +14,9 @@ import SegmanceCore
 ///     25.0  stick fixtures/stick-1
 ///     28.0  stick fixtures/class-b label Salsa   # a stick whose volume label is "Salsa"
 ///     31.0  unstick
+///     32.0  split             # made on the box, as its menu entry does it (docs/controls.md):
+///     33.0  merge             #   split, merge, rename NAME, delete part, part N, loop add NAME,
+///     34.0  move add Spin     #   loop next, move add TYPE, move delete, new routine
 ///     40.0  end
 public struct Scenario: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
@@ -37,6 +40,10 @@ public struct Scenario: Equatable, Sendable {
         /// A stick mounted from this folder, with this volume label (nil: none).
         case stick(String, label: String? = nil)
         case unstick
+        /// Something made on the box (`Edit`), as the menu's entry does it, at the frame heard
+        /// at this time: `split`, `merge`, `rename NAME`, `delete part`, `part N`, `loop add NAME`,
+        /// `loop next`, `move add TYPE`, `move delete`, `new routine`.
+        case edit(Edit)
         case end
     }
 
@@ -128,12 +135,45 @@ public struct Scenario: Equatable, Sendable {
                 }
             case "unstick": action = .unstick
             case "end": action = .end
+            case "split", "merge", "rename", "delete", "part", "loop", "move", "new":
+                action = .edit(try Self.edit(words[1], args, fail))
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)")
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, "
+                           + "latency, stick, unstick, split, merge, rename, delete part, part, loop add, loop next, "
+                           + "move add, move delete, new routine, end)")
             }
             steps.append(Step(time: time, action: action, line: line))
         }
         self.steps = steps
+    }
+
+    /// The making actions: a name must be one the menu offers (`Names`).
+    private static func edit(_ verb: String, _ args: [String],
+                             _ fail: (String) -> ScenarioError) throws(ScenarioError) -> Edit {
+        let rest = args.dropFirst().joined(separator: " ")
+        func name(_ text: String, in list: [String], _ what: String) throws(ScenarioError) -> String {
+            guard list.contains(text) else {
+                throw fail("'\(text)' is not a \(what) the box offers (\(list.joined(separator: ", ")))")
+            }
+            return text
+        }
+        switch (verb, args.first) {
+        case ("split", nil): return .split
+        case ("merge", nil): return .join
+        case ("rename", _?): return .rename(try name(args.joined(separator: " "), in: Names.parts, "name"))
+        case ("delete", "part"?) where args.count == 1: return .deletePart
+        case ("part", let n?) where args.count == 1:
+            guard let number = Int(n), number >= 1 else { throw fail("part needs a part number from 1, e.g. 'part 2'") }
+            return .goToPart(number - 1)
+        case ("loop", "add"?): return .nameLoop(try name(rest, in: Names.parts, "loop name"))
+        case ("loop", "next"?) where args.count == 1: return .nextLoop
+        case ("move", "add"?): return .addMove(try name(rest, in: Names.moveTypes, "move type"), at: nil)
+        case ("move", "delete"?) where args.count == 1: return .deleteMove
+        case ("new", "routine"?) where args.count == 1: return .newRoutine
+        default:
+            throw fail("'\(([verb] + args).joined(separator: " "))' is not a making action (split, merge, rename NAME, "
+                       + "delete part, part N, loop add NAME, loop next, move add TYPE, move delete, new routine)")
+        }
     }
 
     private static let buttonNames = Button.allCases.map(\.rawValue).joined(separator: ", ")

@@ -59,7 +59,7 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int) }
+        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), edit(Edit) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
@@ -67,6 +67,7 @@ public struct TwinRun {
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
             case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
             case .latency(let n): inputs.append((step.time, inputs.count, .latency(n)))
+            case .edit(let edit): inputs.append((step.time, inputs.count, .edit(edit)))
             default:
                 for e in board.edges(for: step.action, at: step.time) {
                     inputs.append((e.timestamp, inputs.count, .edge(e)))
@@ -103,6 +104,9 @@ public struct TwinRun {
                     if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 case .latency(let n):
                     twin.latencyFrames = Int64(n)
+                case .edit(let edit):
+                    appliance.advance(to: item.time)
+                    appliance.control(.editRequested(edit), at: item.time)
                 }
             }
             appliance.advance(to: now)

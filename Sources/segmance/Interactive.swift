@@ -31,7 +31,7 @@ struct Interactive {
     /// Whether ↑ goes to the row above (the menu's lists, the moves view) rather than turning on.
     static func upMovesBack(_ state: PlayerState) -> Bool {
         switch state.menu?.page {
-        case .main?, .routines?, .problems?: return true
+        case .main?, .routines?, .problems?, .choosing?: return true
         case .editing?, .loopEnds?: return false
         case nil: return state.view == .moves
         }

@@ -17,6 +17,8 @@ struct RoutineReport: Codable {
         /// The stick's loop when the box hid it (`loop` nil) or set another: it can come back.
         var stickLoop: LoopReport?
         var moves: [MoveReport]
+        /// The part's named loops (from the box or the stick), in seconds and in frames.
+        var loops: [NamedLoopReport]
         /// The part's beat: tempo, where a "1" falls, and where the grid came from.
         var beat: BeatReport?
     }
@@ -33,6 +35,14 @@ struct RoutineReport: Codable {
     struct LoopReport: Codable {
         var a: Double
         var b: Double
+    }
+
+    struct NamedLoopReport: Codable {
+        var name: String
+        var a: Double
+        var b: Double
+        var aFrame: Int64
+        var bFrame: Int64
     }
 
     struct MoveReport: Codable {
@@ -67,6 +77,8 @@ struct RoutineReport: Codable {
                            : part.stickLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
                                                           at: $0.cue.map(seconds)) },
+                       loops: part.loops.map { NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
+                                                               aFrame: $0.loop.a, bFrame: $0.loop.b) },
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
                                                         one: seconds($0.one), origin: $0.origin.rawValue) })
         }
@@ -100,6 +112,10 @@ struct RoutineReport: Codable {
             }
             if markPart == i { line += "  \(markText)" }
             out.append(line)
+            for named in part.loops {
+                out.append("       loop \(named.name): \(time(named.a))–\(time(named.b))"
+                           + "  (frames \(named.aFrame)–\(named.bFrame))")
+            }
             for move in part.moves {
                 let cue = move.at.map { "@\(time($0)) " } ?? ""
                 let note = move.note.isEmpty ? "" : " (\(move.note))"

@@ -8,8 +8,8 @@ import Testing
         var store = TestStore(F.loaded())
         store.send(.buttonPressed(.select)) { $0.menu = Menu(page: .main, cursor: 0) }
         store.send(.encoderTurned(2)) { $0.menu?.cursor = 2 }
-        store.send(.encoderTurned(20)) { $0.menu?.cursor = Menu.Item.allCases.count - 1 }
-        store.send(.encoderTurned(-20)) { $0.menu?.cursor = 0 }
+        store.send(.encoderTurned(40)) { $0.menu?.cursor = Menu.Item.allCases.count - 1 }
+        store.send(.encoderTurned(-40)) { $0.menu?.cursor = 0 }
         store.send(.buttonLongPressed(.select)) { $0.menu = nil }
     }
 

@@ -34,6 +34,26 @@ import SegmanceCore
         #expect(throws: ScenarioError.self) { try Scenario(parsing: "1 stick media/sda1 label\n") }
     }
 
+    @Test func parsesTheMakingActions() throws {
+        let scenario = try Scenario(parsing: """
+            1 split
+            2 merge
+            3 rename Eight 3
+            4 delete part
+            5 part 2
+            6 loop add A
+            7 loop next
+            8 move add Spin
+            9 move delete
+            10 new routine
+            """)
+        #expect(scenario.steps.map(\.action) == [
+            .edit(.split), .edit(.join), .edit(.rename("Eight 3")), .edit(.deletePart), .edit(.goToPart(1)),
+            .edit(.nameLoop("A")), .edit(.nextLoop), .edit(.addMove("Spin", at: nil)), .edit(.deleteMove),
+            .edit(.newRoutine),
+        ])
+    }
+
     @Test func parsesALatency() throws {
         let scenario = try Scenario(parsing: "1.5 latency 2048\n2.0 latency 0\n")
         #expect(scenario.steps.map(\.action) == [.latency(2048), .latency(0)])
@@ -43,7 +63,15 @@ import SegmanceCore
         ("1.0 tap", "s.txt:1: 'tap' needs a button (play, prev, next, loop, select)"),
         ("1.0 tap stop", "s.txt:1: 'stop' is not a button (play, prev, next, loop, select)"),
         ("x tap play", "s.txt:1: 'x' is not a time in seconds"),
-        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)"),
+        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, "
+            + "latency, stick, unstick, split, merge, rename, delete part, part, loop add, loop next, move add, "
+            + "move delete, new routine, end)"),
+        ("1.0 rename Verse 9", "s.txt:1: 'Verse 9' is not a name the box offers (" + Names.parts.joined(separator: ", ") + ")"),
+        ("1.0 move add Cartwheel", "s.txt:1: 'Cartwheel' is not a move type the box offers ("
+            + Names.moveTypes.joined(separator: ", ") + ")"),
+        ("1.0 part 0", "s.txt:1: part needs a part number from 1, e.g. 'part 2'"),
+        ("1.0 delete", "s.txt:1: 'delete' is not a making action (split, merge, rename NAME, delete part, part N, "
+            + "loop add NAME, loop next, move add TYPE, move delete, new routine)"),
         ("1.0 turn 0", "s.txt:1: turn needs a non-zero number of detents, e.g. 'turn +3' or 'turn -2'"),
         ("1.0 hold prev", "s.txt:1: hold needs a button and a duration in seconds, e.g. 'hold prev 0.8'"),
         ("1.0 latency -5", "s.txt:1: latency needs a number of frames from 0 on, e.g. 'latency 2048'"),
