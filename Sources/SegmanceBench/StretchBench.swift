@@ -36,7 +36,8 @@ enum StretchBench {
         for speed in [75, 50, 150] {
             for engine in TimeStretcher.Engine.allCases {
                 guard let f = library(engine, speed: speed, source: source) else {
-                    BenchBudget.require(engine != Renderer.stretchEngine, "stretch: \(engine.rawValue) could not be made")
+                    BenchBudget.require(engine != Renderer.stretchEngine,
+                                        "stretch: \(engine.rawValue) could not be made")
                     continue
                 }
                 line("rubberband \(engine.rawValue)", speed, f)
@@ -55,14 +56,16 @@ enum StretchBench {
     static func record(_ chosen: String, _ f: Figures, cpuBudget: Bool) {
         func fmt(_ x: Double) -> String { x.isFinite ? String(format: "%.2f", x) : "-" }
         if cpuBudget {
-            BenchBudget.record(BenchFigure(what: "stretch: \(chosen), CPU s per audio-minute (the library in 512-frame blocks)",
-                                           figure: fmt(f.cpuPerMinute), budget: "≤ 4", met: f.cpuPerMinute <= 4))
+            BenchBudget.record(BenchFigure(
+                what: "stretch: \(chosen), CPU s per audio-minute (the library in 512-frame blocks)",
+                figure: fmt(f.cpuPerMinute), budget: "≤ 4", met: f.cpuPerMinute <= 4))
         }
-        let clicksMet = f.clicks == seconds - 1 && abs(f.meanInterval) <= 3 && f.worstInterval <= 10 && f.worstOffset <= 10
-        BenchBudget.record(BenchFigure(what: "stretch: \(chosen), clicks found / spacing error mean, worst / offset worst",
-                                       figure: "\(f.clicks) / \(fmt(f.meanInterval)), \(fmt(f.worstInterval)) / "
-                                           + "\(fmt(f.worstOffset)) ms",
-                                       budget: "every one, \(seconds - 1) / ±3, ≤ 10 / ≤ 10 ms", met: clicksMet))
+        let clicksMet = f.clicks == seconds - 1 && abs(f.meanInterval) <= 3 && f.worstInterval <= 10
+            && f.worstOffset <= 10
+        BenchBudget.record(BenchFigure(
+            what: "stretch: \(chosen), clicks found / spacing error mean, worst / offset worst",
+            figure: "\(f.clicks) / \(fmt(f.meanInterval)), \(fmt(f.worstInterval)) / \(fmt(f.worstOffset)) ms",
+            budget: "every one, \(seconds - 1) / ±3, ≤ 10 / ≤ 10 ms", met: clicksMet))
         BenchBudget.record(BenchFigure(what: "stretch: \(chosen), the 440 Hz tone", figure: "\(fmt(f.pitch)) Hz",
                                        budget: "440 ± 3 Hz", met: abs(f.pitch - 440) <= 3))
     }

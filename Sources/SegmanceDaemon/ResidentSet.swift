@@ -115,8 +115,8 @@ public enum ResidentSet {
         /// Whether the line is `field` followed by a value other than 0.
         func isNonZero(field: StaticString) -> Bool {
             let name = UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
-            guard range.count > name.count, bytes[range.lowerBound..<(range.lowerBound + name.count)].elementsEqual(name)
-            else { return false }
+            let head = range.lowerBound..<(range.lowerBound + name.count)
+            guard range.count > name.count, bytes[head].elementsEqual(name) else { return false }
             var i = range.lowerBound + name.count
             while i < range.upperBound && bytes[i] == UInt8(ascii: " ") { i += 1 }
             let from = i

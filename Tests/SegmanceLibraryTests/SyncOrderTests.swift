@@ -63,7 +63,8 @@ import Testing
         }
         let media = renamed.filter { $0.contains("/media/") || $0.hasPrefix(library) }
         #expect(media.count >= 2, "the import renamed \(renamed.count) files; each part's audio should be one")
-        #expect(folderSyncedAfterLastRename, "the folder of \(renamed.last ?? "nothing") was not fsynced after its last rename")
+        #expect(folderSyncedAfterLastRename,
+                "the folder of \(renamed.last ?? "nothing") was not fsynced after its last rename")
     }
 
     /// `PID name(arguments) = result` as strace -f prints it; nil for other lines.
@@ -73,7 +74,7 @@ import Testing
             return nil
         }
         let result = words[equals.upperBound...].prefix { $0 != " " }
-        return Call(name: String(words[..<open]), arguments: String(words[words.index(after: open)..<equals.lowerBound]),
-                    succeeded: result == "0")
+        let arguments = words[words.index(after: open)..<equals.lowerBound]
+        return Call(name: String(words[..<open]), arguments: String(arguments), succeeded: result == "0")
     }
 }
