@@ -153,6 +153,7 @@ let package = Package(
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
             "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
+            "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
             "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
@@ -168,7 +169,7 @@ let package = Package(
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.
         .testTarget(name: "SystemTests", dependencies: [
             "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",
-            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA", "BoxSupport", "SndFile",
+            "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA", "BoxSupport", "SndFile", "SegmanceTestSupport",
         ]),
     ]
 )

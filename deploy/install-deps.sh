@@ -22,6 +22,7 @@ packages=(
   jackd2             # jackd's dummy backend: a real-time paced sink for the engine tests
   libasound2-plugins # alsa-lib's jack plugin, the PCM the engine tests write to
   time               # GNU time: peak memory of the binary in the hostile-stick tests
+  strace             # tests only: the import's fsync and rename order, seen from outside (SyncOrderTests)
   dosfstools exfatprogs ntfs-3g e2fsprogs   # stick images of each file system (the mount helper's plan tests)
   "$@"
 )

@@ -27,6 +27,9 @@ enum DaemonBenchmark {
 
     static func run() {
         let t0 = Int64(option("t0", "")) ?? realtimeNanoseconds()
+        // Each line of the log with the time since the process was started (where start-up goes).
+        @Sendable func since() -> String { "+" + String(format2: Double(realtimeNanoseconds() - t0) / 1e6) + " ms " }
+        printError(since() + "daemon benchmark: main\n")
         let directory = option("dir", "/tmp/segmance-engine-bench")
         let device = option("device", "default")
         let library = directory + "/daemon-library"
@@ -74,7 +77,7 @@ enum DaemonBenchmark {
             HD44780Display(bus: DroppingI2CBus(), columns: profile.display.columns, rows: profile.display.rows)
         }
         environment.log = Log { line in
-            printError(line + "\n")
+            printError(since() + line + "\n")
             if line.hasPrefix("ready: ") {
                 printOut("ready_ms=\(String(format2: Double(realtimeNanoseconds() - t0) / 1e6))\n")
             }

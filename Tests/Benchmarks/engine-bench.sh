@@ -2,15 +2,16 @@
 # The real-time engine's figures beside aplay and MPD on one paced ALSA device:
 # input event -> first changed sample handed to ALSA (p50/p99 over 1000 events) and the
 # edge-to-sound estimate, CPU seconds per audio-minute and peak RSS while playing, and
-# start -> ready. Takes about 20 minutes (WINDOW=60 s per player, ROUNDS=5 alternating
-# segmance/aplay windows; EVENTS=1000 per latency run, LATENCY_RUNS=3 runs per buffer).
-# Every figure is printed beside its budget (the BUDGETS of engine_bench.py).
+# start -> ready. Takes about 20 minutes (60 s windows per player, 5 alternating
+# segmance/aplay rounds, 1000 events per latency run, 3 runs per buffer); --short, as CI
+# runs it (.ci/run through budgets.sh), about 10: 15 s windows, 3 rounds, 300 events, a 60 s
+# speed soak. Every figure is printed beside its budget (the BUDGETS of engine_bench.py); no
+# environment variable moves a budget or a length.
 #
-#     Tests/Benchmarks/engine-bench.sh [--check] [--write-figures docs/figures.md]
+#     Tests/Benchmarks/engine-bench.sh [--short] [--check] [--write-figures docs/figures.md]
 #
 # --check: exit 1 when a figure misses its budget. --write-figures FILE: write this
-# benchmark's section of the generated figures file. CI runs it shorter (.ci/run:
-# WINDOW=15 ROUNDS=3 EVENTS=300).
+# benchmark's section of the generated figures file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"

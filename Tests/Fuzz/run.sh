@@ -27,10 +27,17 @@ mkdir -p "$work/crashes" "$work/logs"
 
 build_started=$SECONDS
 for target in "${targets[@]}"; do
+  # The build's own exit status decides (not the grep that thins its output), and a binary
+  # left by an earlier build is removed first: a failed build never fuzzes a stale target.
+  rm -f "$scratch/release/$target"
+  build=0
   swift build -c release --package-path "$here" --scratch-path "$scratch" --product "$target" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing 2>&1 \
-    | grep -vE '^\[[0-9]+/[0-9]+\]|ld.gold: warning: Cannot export local symbol' || true
-  [ -x "$scratch/release/$target" ] || { echo "fuzz: $target did not build" >&2; exit 2; }
+    | { grep -vE '^\[[0-9]+/[0-9]+\]|ld.gold: warning: Cannot export local symbol' || true; } || build=$?
+  if [ "$build" -ne 0 ] || [ ! -x "$scratch/release/$target" ]; then
+    echo "fuzz: $target did not build (swift build exit status $build)" >&2
+    exit 2
+  fi
 done
 echo "fuzz: built ${#targets[@]} targets in $((SECONDS - build_started)) s"
 

@@ -20,23 +20,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(thread address)
 
-# Tests neither sanitizer can run (skipped by name, each with its reason):
-#   MallocCounterTests, noAllocationOnTheRenderThread…, fileCaptureEqualsTheTwinsWAV…,
-#   theStretchersAreMadeAtTheFirstSpeedChange…, SpokenReplayTests:
-#     they count heap calls with CMallocCounter, which interposes malloc; under a
-#     sanitizer the sanitizer owns malloc, CMallocCounter counts nothing and says so (-1).
-#   FFmpegDecoderTests, MacStickImportTests, ImportProcessTests, ImportWorkerLimitsTests,
-#   HostileStickDaemonTests, HostileStickDaemonLoopTests, ImportWorkerLabelTests: they start the FFmpeg helper or
-#     the import worker, which limit their own address space (RLIMIT_AS, 1 GiB); a
-#     sanitizer's shadow memory cannot be mapped under that limit, so the sanitized child
-#     exits at once ("AddressSanitizer: out of memory ... Failed to mmap").
-#   RewindTests, XrunTests, LatencyBoundTests, MarkTests, PositionWatchTests, AvailMinWakeTests: paced by jackd through alsa-lib's
-#     jack plugin (MarkTests also counts heap calls). Under
-#     ThreadSanitizer libjack's own threads (not instrumented) end "with ignores enabled",
-#     which aborts it; under AddressSanitizer their deadlines (one period) are not met by a
-#     render thread slowed by the instrumentation. The render thread, rings and seqlocks are
-#     the same under the null and file PCMs of CommandTimingTests, LiveApplianceTests and
-#     ReplayTests, which run under both.
+# Tests neither sanitizer can run, skipped by name; each name below has its reason in
+# `why`, and the run prints every test it skipped with it (a skip without a reason fails).
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
 common_skip+='|ImportWorkerLabelTests'
@@ -60,6 +45,39 @@ thread_skip=$common_skip
 #     memory and quarantine change what is resident.
 address_filter=${SANITIZER_ADDRESS_FILTER:-.}
 address_skip="$common_skip|ResidencyTests"
+
+declare -A why
+for name in MallocCounterTests noAllocationOnTheRenderThread fileCaptureEqualsTheTwinsWAVSampleForSample \
+            theStretchersAreMadeAtTheFirstSpeedChange SpokenReplayTests; do
+  why[$name]="counts heap calls with CMallocCounter, which interposes malloc; under a sanitizer the sanitizer owns malloc and it counts nothing (-1)"
+done
+for name in FFmpegDecoderTests MacStickImportTests ImportProcessTests ImportWorkerLimitsTests HostileStickDaemon \
+            ImportWorkerLabelTests; do
+  why[$name]="starts the FFmpeg helper or the import worker, which limit their address space (RLIMIT_AS, 1 GiB); the sanitized child cannot map its shadow memory under it and exits at once"
+done
+for name in RewindTests XrunTests LatencyBoundTests MarkTests PositionWatchTests AvailMinWakeTests; do
+  why[$name]="paced by jackd through alsa-lib's jack plugin: libjack's uninstrumented threads abort ThreadSanitizer; under AddressSanitizer the slowed render thread misses the one-period deadlines"
+done
+why[ResidencyTests]="asserts how many kilobytes of media are resident; AddressSanitizer's shadow memory and quarantine change that"
+
+# Lists the tests of FILTER that SKIP leaves out, each with its reason; returns 1 when one
+# has none. Reads `swift test list` of the sanitized build.
+skipped() {   # skipped KIND SCRATCH FILTER SKIP
+  local kind=$1 scratch=$2 filter=$3 skip=$4 names name pattern reason status=0
+  names=$(swift test list --skip-build --disable-xctest --sanitize="$kind" --scratch-path "$scratch" 2>/dev/null \
+    | grep -E "$filter" | grep -E "$skip" || true)
+  echo "sanitizers: $kind: $(printf '%s' "$names" | grep -c . || true) tests skipped by name:"
+  while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    reason=""
+    for pattern in "${!why[@]}"; do
+      if [[ $name == *"$pattern"* ]]; then reason=${why[$pattern]}; break; fi
+    done
+    echo "  skipped $name: ${reason:-NO REASON GIVEN (add it to why in Tests/Sanitizers/run.sh)}"
+    [ -n "$reason" ] || status=1
+  done <<< "$names"
+  return $status
+}
 
 status=0
 for kind in "${kinds[@]}"; do
@@ -85,8 +103,15 @@ for kind in "${kinds[@]}"; do
   # fails the run after 40 minutes rather than running into CI's limit.
   timeout --kill-after=60 2400 swift test --skip-build --disable-xctest --sanitize="$kind" --scratch-path "$scratch" \
     --filter "$filter" --skip "$skip" > "$log" 2>&1 || result=$?
+  skipped "$kind" "$scratch" "$filter" "$skip" || result=1
   reports=$(grep -cE '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer))' "$log" || true)
   summary=$(grep -E 'Test run with [0-9]+ tests? ' "$log" | tail -1 || true)
+  ran=$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p')
+  # A run of no test passes nothing: a filter that matches nothing, or a build without tests.
+  if [ "${ran:-0}" -eq 0 ]; then
+    echo "sanitizers: $kind: 0 tests ran (filter '$filter')" >&2
+    result=1
+  fi
   if [ "$result" -eq 0 ] && [ "$reports" -eq 0 ]; then
     echo "sanitizers: $kind: ${summary#*Test run with } ($((SECONDS - started)) s)"
   else

@@ -34,6 +34,17 @@ import Testing
         #expect(found.last?.start == 0x7fad25100000)
     }
 
+    /// A path is the rest of the header line, spaces and all; `.so` counts only as the end
+    /// of a name or before a version (`.so.2`), not inside one (`.sox`).
+    @Test func pathsKeepTheirSpacesAndOnlySharedLibrariesCount() {
+        let smaps = Self.mapping("7fad26000000-7fad26001000 r-xp 00000000 fe:01 80   /opt/my lib/libx.so.1 (deleted)")
+            + Self.mapping("7fad26001000-7fad26002000 r-xp 00000000 fe:01 81   /opt/tools/file.sox")
+            + Self.mapping("7fad26002000-7fad26003000 r--p 00000000 fe:01 82   /opt/tools/libz.so", anonymous: 0)
+        let found = ResidentSet.trimmable(smaps, program: "/usr/bin/segmance")
+        #expect(found.map(\.path) == ["/opt/my lib/libx.so.1 (deleted)", "/opt/tools/libz.so"])
+        #expect(found.map(\.start) == [0x7fad26000000, 0x7fad26002000])
+    }
+
     @Test func thisProcessHasTrimmableMappings() throws {
         let smaps = try #require(ResidentSet.readProcFile("/proc/self/smaps"))
         let program = try #require(ResidentSet.executablePath())

@@ -1,5 +1,6 @@
 import MonotonicTime
 import SegmanceAudio
+import SegmanceTestSupport
 import Testing
 @testable import SegmanceEngine
 #if canImport(Glibc)
@@ -53,7 +54,7 @@ struct LatencyBoundTests {
         defer { engine.stop(drain: false) }
         let period = engine.granted.periodFrames
         try playing.collect { engine.framesHanded >= Int64(20 * period) }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: TestSeed.draw("latency bound, run \(number)"))
         var sentAt: [UInt32: Int64] = [:]
         for i in 0..<events {
             let deadline = monotonicNanoseconds() + Int64.random(in: 0...8_000_000, using: &generator)
