@@ -21,7 +21,7 @@ struct GPIOChipErrorTests {
         let error = try #require(throws: GPIOError.self) {
             try GPIOChip(lookup: "gpio-sim.9-node9")
         }
-        #expect(error.function == "gpiod_chip_open_lookup")
+        #expect(error.function == "label lookup")
         #expect(error.subject.contains("gpio-sim.9-node9"))
         #expect(error.errno == ENOENT)
         #expect(error.reason == "No such file or directory")
