@@ -69,7 +69,9 @@ struct GPIOEdgeSourceTests {
         defer { play.close() }
         let edges = try source([(play, 4, .play)])
         play.send(Array(gpioEventData(timestamp: 1, rising: true).prefix(6)))
-        let error = try #require(throws: GPIOError.self) { try edges.wait(timeoutNanoseconds: 0) }
+        var caught: GPIOError?
+        do { _ = try edges.wait(timeoutNanoseconds: 0) } catch let thrown as GPIOError { caught = thrown }
+        let error = try #require(caught)
         #expect(error.function == "gpiod_line_event_read")
         #expect(error.errno == EIO)
         #expect(error.subject.contains("line 4"))
