@@ -59,7 +59,7 @@ public final class BlockingPCMWriter: @unchecked Sendable {
 
     /// Converts and writes interleaved samples; the count must be a whole number of frames.
     public func write(_ samples: [Float]) throws(ALSAError) {
-        try samples.withUnsafeBufferPointer { (pointer) throws(ALSAError) in try write(pointer) }
+        try samples.withUnsafeBufferPointer { pointer in Result { () throws(ALSAError) in try write(pointer) } }.get()
     }
 
     /// Waits until everything written has been played (`snd_pcm_drain`).

@@ -19,8 +19,10 @@ public struct GPIOEdge: Equatable, Sendable {
 
 /// Reads the edges pending on a line event file descriptor without blocking.
 enum GPIOEventReader {
-    /// libgpiod 1.6 reads at most this many events per call.
+    /// The most edges one read returns (`SGPIO_EDGE_BATCH`, libgpiod 1.6's own limit).
     static let batch = 16
+    /// Which libgpiod API this build uses (1 or 2): the event records on the fds differ.
+    static let apiVersion = Int(sgpio_api_version())
 
     /// Makes reads on a line event fd return EAGAIN instead of blocking when nothing is pending.
     static func makeNonBlocking(_ fd: Int32, subject: String) throws {
@@ -30,31 +32,26 @@ enum GPIOEventReader {
         }
     }
 
-    /// Drains every edge pending on `fd` (a non-blocking line event fd) with
-    /// `gpiod_line_event_read_fd_multiple`; an empty result means nothing was pending.
+    /// Drains every edge pending on `fd` (a non-blocking line event fd); an empty result
+    /// means nothing was pending.
     static func drain(fd: Int32, offset: UInt32, subject: String) throws -> [GPIOEdge] {
         var edges: [GPIOEdge] = []
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: batch)
+        var buffer = [sgpio_edge](repeating: sgpio_edge(), count: batch)
         while true {
             let count = buffer.withUnsafeMutableBufferPointer {
-                gpiod_line_event_read_fd_multiple(fd, $0.baseAddress, UInt32(batch))
+                sgpio_read_edges(fd, $0.baseAddress, UInt32(batch))
             }
             if count < 0 {
                 let error = Glibc.errno
                 if error == EAGAIN || error == EWOULDBLOCK { return edges }
                 if error == EINTR { continue }
-                throw GPIOError(function: "gpiod_line_event_read_fd_multiple", subject: subject, errno: error)
+                throw GPIOError(function: "gpiod_line_event_read", subject: subject, errno: error)
             }
             for event in buffer.prefix(Int(count)) {
-                edges.append(edge(event, offset: offset))
+                edges.append(GPIOEdge(offset: offset, rising: event.rising,
+                                      timestampNanoseconds: Int64(bitPattern: event.timestamp_ns)))
             }
             if count < batch { return edges }
         }
-    }
-
-    static func edge(_ event: gpiod_line_event, offset: UInt32) -> GPIOEdge {
-        GPIOEdge(offset: offset,
-                 rising: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
-                 timestampNanoseconds: Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec))
     }
 }

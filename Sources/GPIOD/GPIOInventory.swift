@@ -36,7 +36,7 @@ public enum GPIOInventory {
         var chips: [ChipInfo] = []
         var failures: [GPIOError] = []
         for path in chipPaths(in: directory) {
-            guard let handle = gpiod_chip_open(path) else {
+            guard let handle = sgpio_chip_open(path) else {
                 failures.append(.last("gpiod_chip_open", "chip \"\(path)\""))
                 continue
             }
@@ -49,7 +49,7 @@ public enum GPIOInventory {
     /// One line a chip: `gpiochip0 [pinctrl-bcm2711] 58 lines`, or why it cannot be opened.
     static func chipSummaries(in directory: String) -> [String] {
         chipPaths(in: directory).map { path in
-            guard let handle = gpiod_chip_open(path) else {
+            guard let handle = sgpio_chip_open(path) else {
                 return "\(path) (cannot open: \(String(cString: strerror(Glibc.errno))))"
             }
             let chip = GPIOChipHandle(handle)

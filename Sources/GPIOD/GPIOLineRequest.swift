@@ -10,8 +10,9 @@ public enum GPIOBias: String, Sendable, CaseIterable {
     case pullDown = "pull-down"
 }
 
-/// Lines of one chip requested together for both-edge events
-/// (`gpiod_line_request_bulk_both_edges_events_flags`). Releases them on deinit.
+/// Lines of one chip requested for both-edge events, each with its own event fd (libgpiod 1:
+/// `gpiod_line_request_both_edges_events_flags`; libgpiod 2: one `gpiod_chip_request_lines`
+/// per line). Releases them on deinit.
 ///
 /// The request is used from one thread at a time; it may move between threads.
 public final class GPIOLineRequest: @unchecked Sendable {
@@ -22,10 +23,10 @@ public final class GPIOLineRequest: @unchecked Sendable {
     /// The event file descriptor of each line, in the order of `offsets`, for poll(2).
     /// They are non-blocking: reading with nothing pending gives no events.
     public let fileDescriptors: [Int32]
-    private var bulk: gpiod_line_bulk
+    private let lines: [OpaquePointer]
     private let subject: String
 
-    /// The most lines one request can hold (`GPIOD_LINE_BULK_MAX_LINES`).
+    /// The most lines one request can hold.
     public static let maximumLines = 64
 
     /// Requests `lines` of `chip` for both-edge events.
@@ -40,103 +41,79 @@ public final class GPIOLineRequest: @unchecked Sendable {
         let chipName = chip.name
         var subject = "lines \(selectors.map(\.description).joined(separator: ", ")) on \(chipName)"
         guard !selectors.isEmpty, selectors.count <= Self.maximumLines else {
-            throw GPIOError(function: "gpiod_line_bulk_add", subject: subject, errno: EINVAL)
+            throw GPIOError(function: "gpiod_line_request", subject: subject, errno: EINVAL)
         }
-        var bulk = gpiod_line_bulk()
-        gpiod_line_bulk_init(&bulk)
         var offsets: [UInt32] = []
         for selector in selectors {
-            let line = try chip.lineHandle(selector)
-            let offset = gpiod_line_offset(line)
+            let offset = try chip.offset(of: selector)
             guard !offsets.contains(offset) else {
-                throw GPIOError(function: "gpiod_line_bulk_add",
+                throw GPIOError(function: "gpiod_line_request",
                                 subject: "line \(selector) asked twice on \(chipName)", errno: EINVAL)
             }
             offsets.append(offset)
-            gpiod_line_bulk_add(&bulk, line)
         }
         subject = "lines \(offsets.map(String.init).joined(separator: ", ")) on \(chipName)"
 
-        var flags = activeLow ? Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) : 0
-        switch bias {
-        case .asIs: break
-        case .disable: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
-        case .pullUp: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        case .pullDown: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
+        let cBias = switch bias {
+        case .asIs: SGPIO_BIAS_AS_IS
+        case .disable: SGPIO_BIAS_DISABLE
+        case .pullUp: SGPIO_BIAS_PULL_UP
+        case .pullDown: SGPIO_BIAS_PULL_DOWN
         }
-        if gpiod_line_request_bulk_both_edges_events_flags(&bulk, consumer, flags) != 0 {
-            let error = Glibc.errno
-            // Busy lines are the usual cause (a gpio-keys overlay, another program): say who holds them.
-            let holders = offsets.compactMap { offset -> String? in
-                guard let info = try? chip.lineInfo(at: offset), info.used else { return nil }
-                return "\(offset) held by \"\(info.consumer ?? "kernel")\""
-            }
-            if !holders.isEmpty { subject += " (" + holders.joined(separator: ", ") + ")" }
-            throw GPIOError(function: "gpiod_line_request_bulk_both_edges_events_flags", subject: subject,
-                            errno: error)
-        }
-        self.bulk = bulk
-
+        var lines: [OpaquePointer] = []
         var fds: [Int32] = []
-        for index in offsets.indices {
-            let line = Self.line(in: &bulk, at: index)
-            let fd = gpiod_line_event_get_fd(line)
+        func releaseAll() { lines.forEach { sgpio_request_release($0) } }
+        for offset in offsets {
+            guard let line = sgpio_request_edges(chip.handle, offset, consumer, cBias, activeLow) else {
+                let error = Glibc.errno
+                releaseAll()
+                // Busy lines are the usual cause (a gpio-keys overlay, another program): say who holds them.
+                let holders = offsets.compactMap { offset -> String? in
+                    guard let info = try? chip.lineInfo(at: offset), info.used else { return nil }
+                    return "\(offset) held by \"\(info.consumer ?? "kernel")\""
+                }
+                if !holders.isEmpty { subject += " (" + holders.joined(separator: ", ") + ")" }
+                throw GPIOError(function: "gpiod_line_request", subject: subject, errno: error)
+            }
+            lines.append(line)
+            let fd = sgpio_request_fd(line)
             if fd < 0 {
-                let error = GPIOError.last("gpiod_line_event_get_fd", "line \(offsets[index]) on \(chipName)")
-                gpiod_line_release_bulk(&bulk)
+                let error = GPIOError.last("gpiod_line_event_get_fd", "line \(offset) on \(chipName)")
+                releaseAll()
                 throw error
             }
             do {
-                try GPIOEventReader.makeNonBlocking(fd, subject: "line \(offsets[index]) on \(chipName)")
+                try GPIOEventReader.makeNonBlocking(fd, subject: "line \(offset) on \(chipName)")
             } catch {
-                gpiod_line_release_bulk(&bulk)
+                releaseAll()
                 throw error
             }
             fds.append(fd)
         }
+        self.lines = lines
         self.offsets = offsets
         self.fileDescriptors = fds
         self.subject = subject
     }
 
     deinit {
-        gpiod_line_release_bulk(&bulk)
+        lines.forEach { sgpio_request_release($0) }
     }
 
     /// The current logical value (0 or 1, active-low applied) of each line, in the order of
-    /// `offsets` (`gpiod_line_get_value_bulk`).
+    /// `offsets`.
     public func values() throws -> [Int] {
-        var values = [Int32](repeating: 0, count: offsets.count)
-        if gpiod_line_get_value_bulk(&bulk, &values) != 0 {
-            throw GPIOError.last("gpiod_line_get_value_bulk", subject)
+        try zip(lines, offsets).map { line, offset in
+            let value = sgpio_request_value(line, offset)
+            if value < 0 { throw GPIOError.last("gpiod_line_get_value", subject) }
+            return Int(value)
         }
-        return values.map(Int.init)
     }
 
-    /// The edges pending on the line at `index` of `offsets`, oldest first
-    /// (`gpiod_line_event_read_multiple`); empty when none are pending. Never blocks.
+    /// The edges pending on the line at `index` of `offsets`, oldest first; empty when none
+    /// are pending. Never blocks.
     public func readPendingEvents(lineAt index: Int) throws -> [GPIOEdge] {
-        let line = Self.line(in: &bulk, at: index)
-        let offset = offsets[index]
-        var edges: [GPIOEdge] = []
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: GPIOEventReader.batch)
-        while true {
-            let count = buffer.withUnsafeMutableBufferPointer {
-                gpiod_line_event_read_multiple(line, $0.baseAddress, UInt32(GPIOEventReader.batch))
-            }
-            if count < 0 {
-                let error = Glibc.errno
-                if error == EAGAIN || error == EWOULDBLOCK { return edges }
-                if error == EINTR { continue }
-                throw GPIOError(function: "gpiod_line_event_read_multiple",
-                                subject: "line \(offset) on \(chip.name)", errno: error)
-            }
-            edges += buffer.prefix(Int(count)).map { GPIOEventReader.edge($0, offset: offset) }
-            if count < GPIOEventReader.batch { return edges }
-        }
-    }
-
-    private static func line(in bulk: inout gpiod_line_bulk, at index: Int) -> OpaquePointer {
-        gpiod_line_bulk_get_line(&bulk, UInt32(index))!
+        try GPIOEventReader.drain(fd: fileDescriptors[index], offset: offsets[index],
+                                  subject: "line \(offsets[index]) on \(chip.name)")
     }
 }

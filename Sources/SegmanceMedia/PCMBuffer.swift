@@ -82,7 +82,9 @@ final class PCMBufferBuilder {
     private func reserve(frames needed: Int) {
         guard needed * 2 > storage.count else { return }
         let bigger = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(needed * 2, storage.count * 3 / 2))
-        _ = bigger.initialize(fromContentsOf: storage[0..<(frames * 2)])
+        // Pointer to pointer: Debian 13's Swift 6.0.3 binds initialize(fromContentsOf:) of a
+        // Slice to a Foundation overload that this target does not link.
+        if frames > 0 { bigger.baseAddress!.initialize(from: storage.baseAddress!, count: frames * 2) }
         storage.deallocate()
         storage = bigger
     }

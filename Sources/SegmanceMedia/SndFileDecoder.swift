@@ -122,7 +122,9 @@ public struct SndFileDecoder: AudioDecoder {
         while true {
             let got: Int
             do {
-                got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try read(file, b) }
+                got = try chunk.withUnsafeMutableBufferPointer { b in
+                    Result { () throws(SoundFileError) in try read(file, b) }
+                }.get()
             } catch {
                 throw readError(error, file: file, framesRead: total)
             }

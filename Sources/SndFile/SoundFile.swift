@@ -126,7 +126,9 @@ public final class SoundFile {
         var result = reservedArray(Float.self)
         var chunk = [Float](repeating: 0, count: Self.chunkFrames * max(1, info.channels))
         while true {
-            let got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try readFrames(into: b) }
+            let got = try chunk.withUnsafeMutableBufferPointer { b in
+                Result { () throws(SoundFileError) in try readFrames(into: b) }
+            }.get()
             if got == 0 { return result }
             result.append(contentsOf: chunk[0..<(got * max(1, info.channels))])
         }
@@ -137,7 +139,9 @@ public final class SoundFile {
         var result = reservedArray(Int16.self)
         var chunk = [Int16](repeating: 0, count: Self.chunkFrames * max(1, info.channels))
         while true {
-            let got = try chunk.withUnsafeMutableBufferPointer { (b) throws(SoundFileError) in try readFrames(into: b) }
+            let got = try chunk.withUnsafeMutableBufferPointer { b in
+                Result { () throws(SoundFileError) in try readFrames(into: b) }
+            }.get()
             if got == 0 { return result }
             result.append(contentsOf: chunk[0..<(got * max(1, info.channels))])
         }
@@ -187,11 +191,11 @@ public final class SoundFile {
 
     /// Writes interleaved float frames.
     public func write(_ samples: [Float]) throws(SoundFileError) {
-        try samples.withUnsafeBufferPointer { (b) throws(SoundFileError) in try write(b) }
+        try samples.withUnsafeBufferPointer { b in Result { () throws(SoundFileError) in try write(b) } }.get()
     }
 
     /// Writes interleaved 16-bit frames.
     public func write(_ samples: [Int16]) throws(SoundFileError) {
-        try samples.withUnsafeBufferPointer { (b) throws(SoundFileError) in try write(b) }
+        try samples.withUnsafeBufferPointer { b in Result { () throws(SoundFileError) in try write(b) } }.get()
     }
 }

@@ -53,7 +53,9 @@ public final class Resampler {
         guard !flushed else {
             throw ResamplerError(function: "soxr_process", message: "resampler already flushed")
         }
-        return try input.withUnsafeBufferPointer { (b) throws(ResamplerError) in try run(b, last: false) }
+        return try input.withUnsafeBufferPointer { b in
+            Result { () throws(ResamplerError) in try run(b, last: false) }
+        }.get()
     }
 
     /// Ends the input and returns the remaining output.

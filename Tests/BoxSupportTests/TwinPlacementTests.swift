@@ -241,7 +241,7 @@ import Testing
         frontier[1]! -= 512
         frontier[2]! += 300
         // What the capture pointer said was sounding at LOOP's down edges and the detent.
-        #expect(third.heardFrames == [nil, 336_000, 432_000, nil, 576_000 + 144_000 + 48_000, nil])
+        #expect(third.heardFrames == [nil, 336_000, 432_000, nil, Int64(576_000 + 144_000 + 48_000), nil])
         var sounding = third.heardFrames.map { $0.map { $0 + shift } }
         sounding[1]! -= 100
         sounding[2]! += 50

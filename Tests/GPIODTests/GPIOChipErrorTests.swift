@@ -5,9 +5,11 @@ import Testing
 @Suite("Opening chips that are not there")
 struct GPIOChipErrorTests {
     @Test func missingPathNamesTheCallAndTheErrno() throws {
-        let error = try #require(throws: GPIOError.self) {
-            try GPIOChip(path: "/dev/gpiochip-segmance-missing")
-        }
+        var caught: GPIOError?
+        do {
+            _ = try GPIOChip(path: "/dev/gpiochip-segmance-missing")
+        } catch let thrown as GPIOError { caught = thrown }
+        let error = try #require(caught)
         #expect(error.function == "gpiod_chip_open")
         #expect(error.errno == ENOENT)
         #expect(error.reason == "No such file or directory")
@@ -18,10 +20,10 @@ struct GPIOChipErrorTests {
     }
 
     @Test func missingLabelListsTheChipsThatExist() throws {
-        let error = try #require(throws: GPIOError.self) {
-            try GPIOChip(lookup: "gpio-sim.9-node9")
-        }
-        #expect(error.function == "gpiod_chip_open_lookup")
+        var caught: GPIOError?
+        do { _ = try GPIOChip(lookup: "gpio-sim.9-node9") } catch let thrown as GPIOError { caught = thrown }
+        let error = try #require(caught)
+        #expect(error.function == "label lookup")
         #expect(error.subject.contains("gpio-sim.9-node9"))
         #expect(error.errno == ENOENT)
         #expect(error.reason == "No such file or directory")
@@ -41,9 +43,11 @@ struct GPIOChipErrorTests {
             == ["gpiochip0", "gpiochip2", "gpiochip10"].map { dir.path + "/" + $0 })
 
         // Regular files are not GPIO character devices: each is listed with why it did not open.
-        let error = try #require(throws: GPIOError.self) {
-            try GPIOChip(path: dir.path + "/missing", devDirectory: dir.path)
-        }
+        var caught: GPIOError?
+        do {
+            _ = try GPIOChip(path: dir.path + "/missing", devDirectory: dir.path)
+        } catch let thrown as GPIOError { caught = thrown }
+        let error = try #require(caught)
         guard case .chips(let listed) = error.available else {
             Issue.record("no chip list in \(error)")
             return

@@ -1,4 +1,5 @@
 import Glibc
+@testable import GPIOD
 
 /// A fresh empty directory under /tmp, removed by `remove()`.
 struct TemporaryDirectory {
@@ -55,10 +56,13 @@ struct Pipe {
     }
 }
 
-/// The kernel's `struct gpioevent_data` (GPIO uAPI v1): u64 timestamp, u32 id, 4 bytes padding.
-func gpioEventData(timestamp: UInt64, rising: Bool) -> [UInt8] {
-    let id: UInt32 = rising ? 1 : 2 // GPIOEVENT_EVENT_RISING_EDGE, _FALLING_EDGE
-    return withUnsafeBytes(of: timestamp.littleEndian, Array.init)
+/// The kernel's event record the build reads, little-endian: with libgpiod 1 `struct
+/// gpioevent_data` (uAPI v1: u64 timestamp, u32 id, 4 bytes padding), with libgpiod 2 `struct
+/// gpio_v2_line_event` (u64 timestamp_ns, u32 id, offset, seqno, line_seqno, 6 u32 padding).
+func gpioEventData(timestamp: UInt64, rising: Bool, offset: UInt32 = 0) -> [UInt8] {
+    let id: UInt32 = rising ? 1 : 2 // GPIOEVENT_EVENT_RISING_EDGE, _FALLING_EDGE (same values in v2)
+    let head = withUnsafeBytes(of: timestamp.littleEndian, Array.init)
         + withUnsafeBytes(of: id.littleEndian, Array.init)
-        + [0, 0, 0, 0]
+    if GPIOEventReader.apiVersion == 1 { return head + [0, 0, 0, 0] }
+    return head + withUnsafeBytes(of: offset.littleEndian, Array.init) + [UInt8](repeating: 0, count: 32)
 }

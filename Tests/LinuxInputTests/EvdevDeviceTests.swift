@@ -47,9 +47,11 @@ struct EvdevDeviceTests {
     }
 
     @Test func aMissingNodeNamesTheCallAndTheReason() throws {
-        let error = try #require(throws: InputError.self) {
-            try EvdevDevice(path: "/dev/input/event-segmance-missing")
-        }
+        var caught: InputError?
+        do {
+            _ = try EvdevDevice(path: "/dev/input/event-segmance-missing")
+        } catch let thrown as InputError { caught = thrown }
+        let error = try #require(caught)
         #expect(error == .system(function: "open", path: "/dev/input/event-segmance-missing", errno: ENOENT))
         #expect(error.description
             == "open failed for /dev/input/event-segmance-missing: No such file or directory (errno 2)")

@@ -96,9 +96,11 @@ struct InputDeviceWatcherTests {
     }
 
     @Test func aParentThatDoesNotExistIsAnError() throws {
-        let error = try #require(throws: InputError.self) {
-            try InputDeviceWatcher(names: ["Foot"], directory: "/nonexistent-segmance/input")
-        }
+        var caught: InputError?
+        do {
+            _ = try InputDeviceWatcher(names: ["Foot"], directory: "/nonexistent-segmance/input")
+        } catch let thrown as InputError { caught = thrown }
+        let error = try #require(caught)
         #expect(error == .system(function: "inotify_add_watch", path: "/nonexistent-segmance", errno: ENOENT))
     }
 }
@@ -123,10 +125,12 @@ struct InputInventoryTests {
         defer { dir.remove() }
         dir.write("event0", text: "Keyboard")
         dir.write("event1", text: "Mouse")
-        let error = try #require(throws: InputError.self) {
-            try InputInventory.devices(named: ["PCsensor FootSwitch", "Presenter"], in: dir.path,
-                                       nameReader: nameFromContent)
-        }
+        var caught: InputError?
+        do {
+            _ = try InputInventory.devices(named: ["PCsensor FootSwitch", "Presenter"], in: dir.path,
+                                           nameReader: nameFromContent)
+        } catch let thrown as InputError { caught = thrown }
+        let error = try #require(caught)
         #expect(error == .noDevice(named: ["PCsensor FootSwitch", "Presenter"], found: [
             InputDevice(path: dir.file("event0"), name: "Keyboard"),
             InputDevice(path: dir.file("event1"), name: "Mouse"),

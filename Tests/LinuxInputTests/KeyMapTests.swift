@@ -61,7 +61,9 @@ struct KeyMapTests {
     }
 
     @Test func anUnknownNameInAConfigurationIsAnError() throws {
-        let error = try #require(throws: InputError.self) { try KeyMap(keyNames: ["KEY_PAGEDWON": "next"]) }
+        var caught: InputError?
+        do { _ = try KeyMap(keyNames: ["KEY_PAGEDWON": "next"]) } catch let thrown as InputError { caught = thrown }
+        let error = try #require(caught)
         #expect(error == .unknownCode("KEY_PAGEDWON"))
         #expect(error.description.contains("\"KEY_PAGEDWON\""))
         #expect(throws: InputError.unknownCode("REL_SPIN")) { try KeyMap(keyNames: [:], axisNames: ["REL_SPIN": "x"]) }

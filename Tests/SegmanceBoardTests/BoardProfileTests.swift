@@ -89,7 +89,7 @@ import SegmanceCore
         ("name = \"x\"", "b.toml: display: is missing"),
         (minimal + "volume = 3", "b.toml: display.volume: unknown key (known: address, backpack, bus, columns, host, kind, port, rom, rows)"),
         ("[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\nrom = \"A02\"", "b.toml: display.rom: 'A02' is not one of A00, ascii"),
-    ])
+    ] as [(String, String)])
     func badProfilesNameTheKey(text: String, message: String) {
         do {
             _ = try BoardProfile(parsing: text, file: "b.toml")

@@ -4,7 +4,10 @@ import Testing
 @Suite struct CountdownTests {
     typealias F = Fixture
 
-    @Test(arguments: Settings.countdownChoices.filter { $0 > 0 })
+    // A closure inside @Test(arguments:) crashes Swift 6.0.3's compiler (Debian 13's).
+    static let countdowns = Settings.countdownChoices.filter { $0 > 0 }
+
+    @Test(arguments: CountdownTests.countdowns)
     func playBeginsWithTheCountdown(seconds: Int) {
         var store = TestStore(F.loaded(Settings(countdown: seconds)))
         let e = store.state.epoch + 1

@@ -53,7 +53,8 @@ import Testing
         let part = try #require(try library.routines().first?.parts.first)
         let mapped = try library.store.map(part.audio.id, frames: 30_000)
         #expect(Array(UnsafeBufferPointer(start: mapped.base, count: 60_000)) == samples)
-        #expect(part.audio.id == (try MediaKey.of(file: stick + "/Exact/a.wav", rate: 48_000)))
+        let key = try MediaKey.of(file: stick + "/Exact/a.wav", rate: 48_000)
+        #expect(part.audio.id == key)
     }
 
     /// Each error case of the issue, on one stick: every problem names its file and reason,

@@ -80,7 +80,7 @@ import Testing
         let content = StickLoader().check(root)
         #expect(content.routines.map(\.title) == ["Act"])
         let act = try #require(content.routines.first)
-        #expect(act.parts.map(\.length) == [30 * 48_000])
+        #expect(act.parts.map(\.length) == [FramePosition(30 * 48_000)])
         #expect(content.problems.map(\.description) == [
             "Juggling/routine.toml: line 8: part 2: 'to' 1:30 is past the end of \"song.wav\" (1:00)",
             "Juggling: routine \"Act\" imported without part 2 of its routine.toml",
