@@ -114,7 +114,10 @@ if [ ! -f "$out/initrd.gz" ] || [ "$init" -nt "$out/initrd.gz" ] || [ "$0" -nt "
   for m in virtio_blk ext4 9p 9pnet_virtio overlay; do
     modprobe -d "$kbase" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
   done | awk '!seen[$0]++' | while read -r f; do
-    cp "$f" "$root/lib/modules/" && basename "$f" >> "$root/lib/modules/order"
+    # trixie's modules are xz-compressed: unpacked here, so busybox's insmod needs no xz.
+    name=$(basename "$f" .xz)
+    case "$f" in *.xz) xz -dc "$f" > "$root/lib/modules/$name" ;; *) cp "$f" "$root/lib/modules/" ;; esac
+    echo "$name" >> "$root/lib/modules/order"
   done
   cp "$init" "$root/init" && chmod +x "$root/init"
   (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) > "$out/initrd.gz.tmp"
