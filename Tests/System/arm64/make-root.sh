@@ -16,8 +16,8 @@ packages=(
   dosfstools mtools fdisk exfatprogs ntfs-3g e2fsprogs   # the stick images
   python3 ca-certificates                           # the guest scripts' helpers
   # the package's runtime libraries (its Depends are added from the .deb when there is one)
-  libasound2t64 libgpiod3 libsndfile1 libsqlite3-0 libsoxr0 librubberband3 libaubio5
-  libavformat61 libavcodec61 libavutil59 libswresample5
+  libasound2t64 libgpiod3 libsndfile1 libsqlite3-0 libsoxr0 librubberband2 libaubio5
+  libavformat61 libavcodec61 libavutil59 libswresample5 libswiftlang
   "$@"
 )
 list=$(printf '%s\n' "${packages[@]}" | sort -u)
@@ -42,11 +42,15 @@ fi
 for d in proc dev; do mount --bind "/$d" "$work/$d"; done
 trap 'umount "$work/proc" "$work/dev" 2>/dev/null || true' EXIT
 log "installing ${#packages[@]} packages into the root"
-chroot "$work" apt-get update -qq >&2
+# apt-get update under qemu-user takes minutes: only when the root's lists are a day old.
+if [ -z "$(find "$work/var/lib/apt/lists" -name '*_Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+  chroot "$work" apt-get update -qq >&2
+fi
 DEBIAN_FRONTEND=noninteractive chroot "$work" apt-get install -y -q --no-install-recommends "${packages[@]}" >&2
 chroot "$work" apt-get clean
 umount "$work/proc" "$work/dev"
 trap - EXIT
+for d in proc dev; do ! mountpoint -q "$work/$d" || { log "$work/$d is still mounted"; exit 1; }; done
 # The guest has no network: apt installs a .deb from what the root holds.
 echo 'Acquire::Languages "none";' > "$work/etc/apt/apt.conf.d/90box"
 size=$(( $(du -sm "$work" | cut -f1) * 13 / 10 + 200 ))
