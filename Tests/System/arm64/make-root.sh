@@ -5,7 +5,7 @@
 # boots read-only (a tmpfs overlay on top, as the x86 box does with the host's root).
 #   Tests/System/arm64/make-root.sh ROOT_IMAGE [EXTRA_PACKAGE...]
 # Rebuilt only when the package list (the ones below and the extras: the .deb's Depends)
-# changes; the list is kept beside the image. Needs root, debootstrap, qemu-user-static.
+# names one the image lacks; what the image holds is listed beside it. Needs root, debootstrap, qemu-user-static.
 set -euo pipefail
 image=$1
 shift
@@ -21,7 +21,9 @@ packages=(
   "$@"
 )
 list=$(printf '%s\n' "${packages[@]}" | sort -u)
-if [ -f "$image" ] && [ "$(cat "$image.packages" 2>/dev/null)" = "$list" ]; then
+# An image made with these packages and more serves too (the box's, with the .deb's Depends,
+# serves the twin agreement's run without them).
+if [ -f "$image" ] && [ -z "$(comm -23 <(echo "$list") "$image.packages" 2>/dev/null)" ]; then
   echo "$image"
   exit 0
 fi
@@ -57,6 +59,7 @@ size=$(( $(du -sm "$work" | cut -f1) * 13 / 10 + 200 ))
 rm -f "$image.tmp"
 mkfs.ext4 -q -L segmance-arm64 -d "$work" "$image.tmp" "${size}M"
 mv "$image.tmp" "$image"
-echo "$list" > "$image.packages"
+sort -u <(echo "$list") "$image.packages" 2>/dev/null > "$image.packages.tmp" || echo "$list" > "$image.packages.tmp"
+mv "$image.packages.tmp" "$image.packages"
 log "root image ready in $((SECONDS - started)) s: $image (${size} MB)"
 echo "$image"
