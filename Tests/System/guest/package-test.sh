@@ -61,9 +61,14 @@ echo "package: systemd-analyze security: $(grep 'Overall exposure' /share/securi
 awk -v s="$score" 'BEGIN { exit !(s < 3.0) }' || fail "exposure $score is not below 3.0"
 
 # udev gives the devices to the groups (the rule's GROUP and MODE on gpiochip and i2c-0).
+# udevadm test says it as "Setting permissions …, gid=G, mode=0660" (systemd 252, bookworm) or
+# under "Device node group:" and "Device node permission:" (257, trixie).
 for dev in "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP" /sys/class/i2c-dev/i2c-0; do
   out=$(udevadm test --action=add "$dev" 2>&1)
-  grep -qE "Setting permissions /dev/[a-z0-9-]+, uid=0, gid=$(getent group "$([ "${dev#*gpio}" != "$dev" ] && echo gpio || echo i2c)" | cut -d: -f3), mode=0660" <<< "$out" \
+  gid=$(getent group "$([ "${dev#*gpio}" != "$dev" ] && echo gpio || echo i2c)" | cut -d: -f3)
+  grep -qE "Setting permissions /dev/[a-z0-9-]+, uid=0, gid=$gid, mode=0660" <<< "$out" \
+    || { grep -A1 '^Device node group:' <<< "$out" | grep -q "(gid=$gid)" \
+         && grep -A1 '^Device node permission:' <<< "$out" | grep -q '0660'; } \
     || { echo "$out" | tail -20; fail "udev does not give $dev to its group"; }
 done
 setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "$SEGMANCE_BOX_GPIO_CHIP" > /dev/null \
