@@ -211,8 +211,19 @@ class Daemon:
         subprocess.run(["chown", "-R", f"{USER}:{USER}", f"{self.dir}/library"], check=True)
         os.chmod(f"{self.dir}/library", 0o750)
         self.config = f"{self.dir}/segmance.toml"
+        # Kernel 6.12 labels gpio-sim's chip "gpio-sim.0:node0" (6.1: "gpio-sim.0-node0", the
+        # profile's): the profile's copy names the label gpiodetect reports for the box's chip.
+        detect = subprocess.run(["gpiodetect"], capture_output=True, text=True).stdout
+        label = re.search(rf"^{CHIP} \[([^\]]+)\]", detect, re.M)
+        if not label:
+            raise Fail(f"gpiodetect does not list {CHIP}: {detect}")
+        board = f"{self.dir}/sim-vm.toml"
+        with open(f"{REPO}/board/sim-vm.toml") as f:
+            profile = re.sub(r'^chip = ".*"', f'chip = "{label.group(1)}"', f.read(), count=1, flags=re.M)
+        with open(board, "w") as f:
+            f.write(profile)
         with open(self.config, "w") as f:
-            f.write(f'board = "{REPO}/board/sim-vm.toml"\nlibrary = "{self.dir}/library"\n'
+            f.write(f'board = "{board}"\nlibrary = "{self.dir}/library"\n'
                     f'media_root = "{self.dir}/media"\nstick_status = "{self.dir}/stick-status"\n'
                     f'auto_import = false\nrealtime_priority = 70\n')
         out = subprocess.run(AS_USER + [SEGMANCE, "import", stick, "--library", f"{self.dir}/library"],
