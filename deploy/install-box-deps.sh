@@ -3,6 +3,9 @@
 # runs the host's root file system, so these are the guest's tools too). Debian 12 bookworm.
 # The kernel headers follow the ABI that linux-image-amd64 depends on today, the same one
 # Tests/System/build.sh boots. Safe to run again.
+#   deploy/install-box-deps.sh --arch arm64   also what the arm64 box (Tests/System/arm64/) needs:
+#   qemu-system-aarch64, qemu-user (the twin agreement, the instruction counts), debootstrap
+#   for its trixie root, the cross compiler for its out-of-tree modules.
 set -euo pipefail
 as_root=()
 [ "$(id -u)" -eq 0 ] || as_root=(sudo)
@@ -29,5 +32,15 @@ packages=(
   systemd                   # systemd-analyze verify / security of the unit
   adduser                   # the package's postinst
 )
+if [ "${1:-}" = --arch ] && [ "${2:-}" = arm64 ]; then
+  packages+=(
+    qemu-system-arm           # qemu-system-aarch64 -M virt (TCG)
+    qemu-user-static          # the trixie arm64 root's second stage, the arm64 twin (binfmt_misc)
+    qemu-user                 # qemu-aarch64 with TCG plugins: the instruction counts
+    debootstrap               # the arm64 trixie root
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # gpio-sim and i2c-stub for trixie's arm64 kernel
+    debian-archive-keyring    # trixie's lists, read in an apt configuration of their own
+  )
+fi
 echo "install-box-deps: kernel ABI $kver"
 exec "$(dirname "$0")/apt-install.sh" install-box-deps "${packages[@]}"

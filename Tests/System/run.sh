@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The system tests: real kernel drivers in the board in a box.
 #   Tests/System/run.sh            build what they need, boot the VM once, run them all
+#   Tests/System/run.sh --arch arm64   the arm64 box instead (Tests/System/arm64/run.sh)
 #   SEGMANCE_BOX_NO_DEB=1 …        without the .deb: the daemon's tests run a release build
 #                                  (.build/release/segmance) as root
 #   SEGMANCE_BOX_FILTER=REGEX …    only the Swift system tests whose name matches (the shell
@@ -15,6 +16,13 @@
 # deploy/install-deps.sh and deploy/install-box-deps.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-}" = --arch ]; then
+  case "${2:-}" in
+    arm64) exec "$here/arm64/run.sh" ;;
+    x86_64|amd64) ;;
+    *) echo "run.sh: --arch arm64 or x86_64" >&2; exit 2 ;;
+  esac
+fi
 cd "$here/../.."
 [ -d /opt/swift/usr/bin ] && export PATH="/opt/swift/usr/bin:$PATH"
 log=${SEGMANCE_BOX_LOG:-.build/system-tests.log}

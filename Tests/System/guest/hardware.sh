@@ -34,7 +34,7 @@ box_i2c_stub() {
   local t=/sys/kernel/tracing
   modprobe i2c-dev
   modprobe i2c-stub chip_addr=0x27
-  [ "$(cat /sys/class/i2c-adapter/i2c-0/name)" = "SMBus stub driver" ] \
+  [ "$(cat /sys/bus/i2c/devices/i2c-0/name)" = "SMBus stub driver" ] \
     || { echo "box: i2c-stub is not bus 0 (board/sim-vm.toml says bus 0)" >&2; return 1; }
   # One clock for every CPU, so the trace of a writer that moved between CPUs stays in order.
   echo global > "$t/trace_clock"

@@ -1,5 +1,7 @@
 #!/bin/bash
-# In the guest: the .deb of deploy/build-deb.sh ($SEGMANCE_BOX_DEB) installs with dpkg,
+# In the guest: the .deb of deploy/build-deb.sh ($SEGMANCE_BOX_DEB) installs with dpkg (with
+# apt, its dependencies resolved, when SEGMANCE_BOX_APT=1: the arm64 box, offline, from what
+# its trixie root holds),
 # creates user segmance in audio, gpio, i2c and input, enables the unit, ships a binary
 # that needs no /opt/swift; systemd-analyze verifies the units and scores the service
 # (written to /share/security.txt); udev gives the GPIO chip and the I2C bus to the
@@ -14,7 +16,12 @@ fail() { echo "package: FAIL: $*" >&2; exit 1; }
 part=${1:-all}
 if [ "$part" != remove ]; then
 
-dpkg -i "$deb"
+if [ "${SEGMANCE_BOX_APT:-0}" = 1 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$(realpath "$deb")" \
+    || fail "apt could not install $deb"
+else
+  dpkg -i "$deb"
+fi
 dpkg-query -W -f='${Status} ${Version}\n' segmance | grep -q '^install ok installed' || fail "not installed"
 
 # The user and its groups.
@@ -37,7 +44,11 @@ for f in /usr/bin/segmance /usr/lib/segmance/segmance-stick /etc/segmance/segman
 done
 grep -q '^board = "/usr/share/segmance/board/pi-gpio.toml"' /etc/segmance/segmance.toml || fail "default config"
 [ -L /etc/systemd/system/multi-user.target.wants/segmance.service ] || fail "segmance.service is not enabled"
-if ldd /usr/bin/segmance | grep -E 'swift|not found'; then fail "/usr/bin/segmance needs the Swift toolchain's libraries"; fi
+# A Swift runtime from a Debian package (libswiftlang, /usr/libexec/swift) is a dependency like
+# any other; the toolchain's is not.
+if ldd /usr/bin/segmance | grep -E 'swift|not found' | grep -v ' /usr/libexec/swift/'; then
+  fail "/usr/bin/segmance needs the Swift toolchain's libraries"
+fi
 env -i PATH=/usr/bin:/bin /usr/bin/segmance --help > /dev/null || fail "segmance --help"
 
 # The units, as systemd reads them, and the service's exposure score.
@@ -50,9 +61,14 @@ echo "package: systemd-analyze security: $(grep 'Overall exposure' /share/securi
 awk -v s="$score" 'BEGIN { exit !(s < 3.0) }' || fail "exposure $score is not below 3.0"
 
 # udev gives the devices to the groups (the rule's GROUP and MODE on gpiochip and i2c-0).
+# udevadm test says it as "Setting permissions …, gid=G, mode=0660" (systemd 252, bookworm) or
+# under "Device node group:" and "Device node permission:" (257, trixie).
 for dev in "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP" /sys/class/i2c-dev/i2c-0; do
   out=$(udevadm test --action=add "$dev" 2>&1)
-  grep -qE "Setting permissions /dev/[a-z0-9-]+, uid=0, gid=$(getent group "$([ "${dev#*gpio}" != "$dev" ] && echo gpio || echo i2c)" | cut -d: -f3), mode=0660" <<< "$out" \
+  gid=$(getent group "$([ "${dev#*gpio}" != "$dev" ] && echo gpio || echo i2c)" | cut -d: -f3)
+  grep -qE "Setting permissions /dev/[a-z0-9-]+, uid=0, gid=$gid, mode=0660" <<< "$out" \
+    || { grep -A1 '^Device node group:' <<< "$out" | grep -q "(gid=$gid)" \
+         && grep -A1 '^Device node permission:' <<< "$out" | grep -q '0660'; } \
     || { echo "$out" | tail -20; fail "udev does not give $dev to its group"; }
 done
 setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "$SEGMANCE_BOX_GPIO_CHIP" > /dev/null \

@@ -65,9 +65,9 @@ echo "stick: /dev/$part after $(box_elapsed "$t0") s"
 
 # 3. udev: the rule leaves the disk alone and wants the mount unit for the partition. (The
 #    disk first: the partition takes ID_BUS from the disk's udev database.)
-disk_wants=$(udevadm test --action=add "/sys/class/block/${part%%[0-9]*}" 2>&1 | sed -n 's/^SYSTEMD_WANTS=//p')
+disk_wants=$(udevadm test --action=add "/sys/class/block/${part%%[0-9]*}" 2>&1 | sed -n 's/^ *SYSTEMD_WANTS=//p')
 [ -z "$disk_wants" ] || fail "udev wants '$disk_wants' for the whole disk"
-wanted=$(udevadm test --action=add "/sys/class/block/$part" 2>&1 | sed -n 's/^SYSTEMD_WANTS=//p')
+wanted=$(udevadm test --action=add "/sys/class/block/$part" 2>&1 | sed -n 's/^ *SYSTEMD_WANTS=//p')
 [ "$wanted" = "segmance-stick@$part.service" ] || fail "udev wants '$wanted' for $part"
 
 # 4. Mounted by the unit's ExecStart.
@@ -137,7 +137,7 @@ for fs in exfat ntfs ext4 apfs; do
   box_wait 30 "the $fs stick's partition" partition
   part=$(partition)
   udevadm test --action=add "/sys/class/block/${part%%[0-9]*}" > /dev/null 2>&1
-  wanted=$(udevadm test --action=add "/sys/class/block/$part" 2>&1 | sed -n 's/^SYSTEMD_WANTS=//p')
+  wanted=$(udevadm test --action=add "/sys/class/block/$part" 2>&1 | sed -n 's/^ *SYSTEMD_WANTS=//p')
   [ "$wanted" = "segmance-stick@$part.service" ] || fail "udev wants '$wanted' for the $fs stick's $part"
   dir=/media/segmance/$part
   eval "$(unit_command ExecStart "$part")" 2> /tmp/helper.err || fail "$fs: ExecStart failed: $(cat /tmp/helper.err)"
