@@ -33,6 +33,16 @@ public struct ABLoop: Equatable, Hashable, Sendable {
     }
 }
 
+/// A named A–B loop of a part ("Hit", "Eight 2"), one of several the part keeps.
+public struct NamedLoop: Equatable, Hashable, Sendable {
+    public var name: String
+    public var loop: ABLoop
+    public init(name: String, loop: ABLoop) {
+        self.name = name
+        self.loop = loop
+    }
+}
+
 /// Names decoded PCM the audio side can resolve (a file path in the twin,
 /// a content hash in the library).
 public struct AudioReference: Hashable, Sendable, CustomStringConvertible {
@@ -65,11 +75,14 @@ public struct Part: Equatable, Sendable {
     /// The name to show on a display that cannot show the title (kanji on a katakana ROM),
     /// from the manifest's `short`; nil when it gave none.
     public var short: String?
+    /// The part's named loops (the manifest's `loops`, or made on the box), in order.
+    public var loops: [NamedLoop]
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil) {
+                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = []) {
         self.title = title
+        self.loops = loops
         self.short = short
         self.audio = audio
         self.range = range
