@@ -22,6 +22,8 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
         /// press hid it, or a loop set on the box replaced it).
         case stickLoop = "Stick loop"
+        /// Not a value: pushed, the routines changed on the box are written to the stick that is in.
+        case saveToStick = "Save to stick"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -35,6 +37,7 @@ public struct Menu: Equatable, Sendable {
             case .lightIdle: ["Dim"]
             case .oneHere: ["1 here"]
             case .countVoice: ["Voice"]
+            case .saveToStick: ["Save"]
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems: []
             }
         }

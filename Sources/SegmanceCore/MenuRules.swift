@@ -23,6 +23,10 @@ enum MenuRules {
                 state.menu = nil
                 return Player.bringBackStickLoop(&state)
             }
+            if item == .saveToStick {
+                state.menu = nil
+                return [.saveToStick]
+            }
             if item == .problems { return ProblemsRules.open(&state) }
             if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
@@ -113,7 +117,7 @@ enum MenuRules {
         case .turnBy:
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
-        case .oneHere, .stickLoop, .abLoop, .problems:
+        case .oneHere, .stickLoop, .abLoop, .problems, .saveToStick:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)

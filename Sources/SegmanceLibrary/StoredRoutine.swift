@@ -30,6 +30,14 @@ public struct StoredRoutine: Equatable, Sendable {
     let id: Int64
     let digest: String
 
+    /// Something was set on the box (a loop set or cleared, a speed, a "1", whose count-in it
+    /// uses): what *Save to stick* writes.
+    public var changedOnBox: Bool {
+        routine.countdownChoice == .mine || parts.contains { stored in
+            stored.deviceLoop != nil || stored.part.grid?.origin == .performer || stored.part.speed != stored.stickSpeed
+        }
+    }
+
     /// The routine exactly as imported (manifest loops, not the device's).
     public var asImported: Routine {
         var r = routine

@@ -381,6 +381,7 @@ public enum Screen {
             if case .ab = state.loop { return "On" }
             return "Off"
         case .problems: return state.problems.isEmpty ? "None" : "\(state.problems.count)"
+        case .saveToStick: return ""
         }
     }
 

@@ -37,6 +37,8 @@ public struct Scenario: Equatable, Sendable {
         /// A stick mounted from this folder, with this volume label (nil: none).
         case stick(String, label: String? = nil)
         case unstick
+        /// *Save to stick* into this folder, as if it were the stick that is in.
+        case export(String)
         case end
     }
 
@@ -127,9 +129,12 @@ public struct Scenario: Equatable, Sendable {
                     action = .stick(args.joined(separator: " "))
                 }
             case "unstick": action = .unstick
+            case "export":
+                guard !args.isEmpty else { throw fail("export needs a folder") }
+                action = .export(args.joined(separator: " "))
             case "end": action = .end
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)")
+                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, export, end)")
             }
             steps.append(Step(time: time, action: action, line: line))
         }

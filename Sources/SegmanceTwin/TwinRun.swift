@@ -59,12 +59,13 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int) }
+        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), export(String) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
             case .stick(let path, let label): inputs.append((step.time, inputs.count, .stick(path, label: label)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
+            case .export(let path): inputs.append((step.time, inputs.count, .export(path)))
             case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
             case .latency(let n): inputs.append((step.time, inputs.count, .latency(n)))
             default:
@@ -103,6 +104,9 @@ public struct TwinRun {
                     if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 case .latency(let n):
                     twin.latencyFrames = Int64(n)
+                case .export(let path):
+                    appliance.advance(to: item.time)
+                    appliance.saveToStick(into: resolve(path))
                 }
             }
             appliance.advance(to: now)

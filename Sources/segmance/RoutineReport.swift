@@ -17,6 +17,10 @@ struct RoutineReport: Codable {
         /// The stick's loop when the box hid it (`loop` nil) or set another: it can come back.
         var stickLoop: LoopReport?
         var moves: [MoveReport]
+        /// The part's named loops; nil when it has none.
+        var loops: [NamedLoopReport]?
+        /// The practice speed the part starts at, percent.
+        var speed: Int
         /// The part's beat: tempo, where a "1" falls, and where the grid came from.
         var beat: BeatReport?
     }
@@ -31,6 +35,12 @@ struct RoutineReport: Codable {
     }
 
     struct LoopReport: Codable {
+        var a: Double
+        var b: Double
+    }
+
+    struct NamedLoopReport: Codable {
+        var name: String
         var a: Double
         var b: Double
     }
@@ -67,6 +77,9 @@ struct RoutineReport: Codable {
                            : part.stickLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
                                                           at: $0.cue.map(seconds)) },
+                       loops: part.loops.isEmpty ? nil : part.loops.map {
+                           NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b)) },
+                       speed: part.speed,
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
                                                         one: seconds($0.one), origin: $0.origin.rawValue) })
         }
