@@ -43,7 +43,7 @@ import SegmanceCore
         ("1.0 tap", "s.txt:1: 'tap' needs a button (play, prev, next, loop, select)"),
         ("1.0 tap stop", "s.txt:1: 'stop' is not a button (play, prev, next, loop, select)"),
         ("x tap play", "s.txt:1: 'x' is not a time in seconds"),
-        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, end)"),
+        ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, latency, stick, unstick, export, end)"),
         ("1.0 turn 0", "s.txt:1: turn needs a non-zero number of detents, e.g. 'turn +3' or 'turn -2'"),
         ("1.0 hold prev", "s.txt:1: hold needs a button and a duration in seconds, e.g. 'hold prev 0.8'"),
         ("1.0 latency -5", "s.txt:1: latency needs a number of frames from 0 on, e.g. 'latency 2048'"),
