@@ -46,6 +46,12 @@ public final class Appliance {
     private var lastStick: String?
     /// The stick that is in now (nil once it went away): where *Save to stick* writes.
     var stickIn: String?
+    /// On a device: where *Save to stick* hands its routines to the mount helper, which alone
+    /// may write the stick (nil: written straight into the stick's folder, as the twin does).
+    public var stickSaveSpool: StickSaveSpool?
+    /// A save the mount helper has not answered yet: its request's id, the routines, and
+    /// when to give up waiting (the clock of `.clock` events).
+    var pendingStickSave: (id: String, titles: [String], deadline: Int64)?
     /// The volume label of each stick inserted, by path: it names the routine of its loose songs.
     private var stickLabels: [String: String] = [:]
     /// Parts the render side has been given (loads sent) or moved to (advances reported):

@@ -96,7 +96,7 @@ public final class StickRefusalWatcher {
         directoryWatch = inotify_add_watch(fileDescriptor, directory, Self.events | UInt32(IN_ONLYDIR))
     }
 
-    private static func contents(of path: String) -> String? {
+    static func contents(of path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
