@@ -9,8 +9,9 @@
 # folder imports into an empty library. Then a write-protected stick (qemu's readonly drive)
 # answers "locked", a stick too small "full", and a stick pulled in the middle of a 40 MB
 # save (device_del on the qemu monitor) answers "gone" and, plugged again, shows no
-# partial folder: a dot folder the pull left is skipped by the scanner and removed by the
-# next save.
+# partial folder. A dot folder a pulled save left (planted on the FAT32 stick, as the pull
+# leaves one only when the kernel wrote the folder out before the device went) is skipped by
+# the scanner and removed by the next save.
 set -euo pipefail
 . "$BOX_DIR/guest/boxlib.sh"
 repo=$(cd "$BOX_DIR/../.." && pwd)
@@ -26,7 +27,7 @@ unit_command() {
   caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
   printf 'setpriv --bounding-set -all,%s -- ' "$caps"
   sed -n "s/^$2=//p" "$unit" | sed "s|/usr/lib/segmance/segmance-stick|$repo/deploy/segmance-stick|;
-    s|/var/lib/segmance/stick-save|$spool|; s/%I/$3/g"
+    s|/var/lib/segmance/stick-save|$spool|; s/%I/${3:-}/g"
 }
 partition() {
   local p
@@ -88,8 +89,19 @@ rm -rf "$library"
 for fs in vfat exfat; do
   spool=/tmp/spool-$fs/stick-save
   bash "$BOX_DIR/guest/stick-image.sh" "$fs" "$img" 48 /tmp/save-content
+  if [ "$fs" = vfat ]; then
+    # What a save pulled out before its rename leaves: a dot folder with a song in it.
+    mmd -i "$img@@1M" ::Segmance ::Segmance/.Old.saving
+    mcopy -i "$img@@1M" "/tmp/save-content/Salsa Shines/01 Intro.wav" ::Segmance/.Old.saving/song.wav
+  fi
   plug
   read_only || fail "$fs: not mounted read-only"
+  if [ "$fs" = vfat ]; then
+    rm -rf /tmp/save-debris
+    "$segmance" import "$dir" --library /tmp/save-debris > /tmp/import.out 2>&1 || fail "import: $(cat /tmp/import.out)"
+    [ "$("$segmance" library list --library /tmp/save-debris | grep -c .)" -eq 1 ] \
+      || fail "the dot folder was imported: $("$segmance" library list --library /tmp/save-debris)"
+  fi
   hashes > /tmp/before
   stage "Salsa Shines" "$library" "$fs-1"
   save
@@ -103,7 +115,13 @@ for fs in vfat exfat; do
     cmp -s "$f" "$dir/Segmance/Salsa Shines/${f##*/}" || fail "$fs: ${f##*/} differs on the stick"
   done
   ( cd "$dir" && sha256sum --quiet -c /tmp/before ) || fail "$fs: a file that was there changed"
+  # The dot folder an earlier save left is gone too.
   ls -a "$dir/Segmance" | grep -q '^\.[^.]' && fail "$fs: a dot folder was left: $(ls -a "$dir/Segmance")"
+  rm -rf "/tmp/save-fresh-$fs"
+  "$segmance" import "$dir/Segmance" --library "/tmp/save-fresh-$fs" > /tmp/import.out 2>&1 \
+    || fail "$fs: the saved folder does not import: $(cat /tmp/import.out)"
+  "$segmance" library list --library "/tmp/save-fresh-$fs" | grep -q '^Salsa Shines' \
+    || fail "$fs: the saved routine is not in the fresh library: $(cat /tmp/import.out)"
   # A second save goes beside the first; the first is unchanged.
   hashes > /tmp/before
   stage "Salsa Shines" "$library" "$fs-2"
@@ -112,11 +130,6 @@ for fs in vfat exfat; do
     || fail "$fs: second save: $(cat "$status_dir/save-result")"
   ( cd "$dir" && sha256sum --quiet -c /tmp/before ) || fail "$fs: the second save changed a file"
   read_only || fail "$fs: not read-only after the second save"
-  rm -rf "/tmp/save-fresh-$fs"
-  "$segmance" import "$dir/Segmance" --library "/tmp/save-fresh-$fs" > /tmp/import.out 2>&1 \
-    || fail "$fs: the saved folder does not import: $(cat /tmp/import.out)"
-  "$segmance" library list --library "/tmp/save-fresh-$fs" | grep -q '^Salsa Shines' \
-    || fail "$fs: the saved routine is not in the fresh library: $(cat /tmp/import.out)"
   echo "save: $fs: saved twice ($(answer folder)), every file that was there unchanged, read-only after"
   unplug
 done
