@@ -50,7 +50,9 @@ struct StickHelperSaveTests {
             for (folder, files) in folders {
                 try FileManager.default.createDirectory(atPath: spool + "/outbox/Segmance/" + folder,
                                                         withIntermediateDirectories: true)
-                for (file, text) in files { try TestFiles.writeText(text, to: spool + "/outbox/Segmance/\(folder)/\(file)") }
+                for (file, text) in files {
+                    try TestFiles.writeText(text, to: spool + "/outbox/Segmance/\(folder)/\(file)")
+                }
             }
             try TestFiles.writeText("id=\(id)\ndevice=\(device ?? name)\n", to: spool + "/request")
             _ = try StickHelperPlanTests.run(["chown", "-R", "nobody:nogroup", root + "/spool"], environment: [:])

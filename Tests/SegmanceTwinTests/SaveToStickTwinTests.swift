@@ -53,7 +53,8 @@ import Testing
     /// device, the stick itself is not touched; the helper's answer is what the LCD says.
     @Test(arguments: [
         ("status=saved\nfolder=Counting\nmessage=", "Saved to stick: ", "Counting        "),
-        ("status=locked\nmessage=cannot remount read-write, is write-protected", "!Stick locked:  ", "not saved       "),
+        ("status=locked\nmessage=cannot remount read-write, is write-protected",
+         "!Stick locked:  ", "not saved       "),
         ("status=full\nmessage=41 MB needed, 3 MB free", "!Stick full:    ", "not saved       "),
         ("status=gone\nmessage=Input/output error", "!Stick pulled:  ", "not saved       "),
     ])

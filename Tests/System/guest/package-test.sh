@@ -38,13 +38,15 @@ for f in /usr/bin/segmance /usr/lib/segmance/segmance-stick /etc/segmance/segman
 done
 grep -q '^board = "/usr/share/segmance/board/pi-gpio.toml"' /etc/segmance/segmance.toml || fail "default config"
 [ -L /etc/systemd/system/multi-user.target.wants/segmance.service ] || fail "segmance.service is not enabled"
-[ -L /etc/systemd/system/multi-user.target.wants/segmance-stick-save.path ] || fail "segmance-stick-save.path is not enabled"
+[ -L /etc/systemd/system/multi-user.target.wants/segmance-stick-save.path ] \
+  || fail "segmance-stick-save.path is not enabled"
 if ldd /usr/bin/segmance | grep -E 'swift|not found'; then fail "/usr/bin/segmance needs the Swift toolchain's libraries"; fi
 env -i PATH=/usr/bin:/bin /usr/bin/segmance --help > /dev/null || fail "segmance --help"
 
 # The units, as systemd reads them, and the service's exposure score.
 systemd-analyze verify /lib/systemd/system/segmance.service segmance-stick@sda1.service \
-  /lib/systemd/system/segmance-stick-save.path /lib/systemd/system/segmance-stick-save.service 2>&1 | tee /tmp/verify.txt
+  /lib/systemd/system/segmance-stick-save.path /lib/systemd/system/segmance-stick-save.service 2>&1 \
+  | tee /tmp/verify.txt
 [ ! -s /tmp/verify.txt ] || fail "systemd-analyze verify has something to say"
 systemd-analyze security --offline=true --no-pager /lib/systemd/system/segmance.service > /share/security.txt 2>&1 || true
 score=$(sed -n 's/.*Overall exposure level for segmance.service: \([0-9.]*\).*/\1/p' /share/security.txt)

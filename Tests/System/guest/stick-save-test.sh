@@ -105,7 +105,8 @@ for fs in vfat exfat; do
   hashes > /tmp/before
   stage "Salsa Shines" "$library" "$fs-1"
   save
-  [ "$(answer id)" = "$fs-1" ] && [ "$(answer status)" = saved ] || fail "$fs: the answer: $(cat "$status_dir/save-result")"
+  [ "$(answer id)" = "$fs-1" ] && [ "$(answer status)" = saved ] \
+    || fail "$fs: the answer: $(cat "$status_dir/save-result")"
   [ "$(answer folder)" = "Salsa Shines" ] || fail "$fs: folder $(answer folder)"
   [ "$(stat -c %a "$status_dir/save-result")" = 644 ] || fail "the player cannot read the answer"
   read_only || fail "$fs: not read-only again after the save: $(findmnt -no OPTIONS "$dir")"
@@ -195,7 +196,8 @@ plug
 left=no
 [ -d "$dir/Segmance/.Big.saving" ] && left=yes
 rm -rf /tmp/save-pulled
-"$segmance" import "$dir" --library /tmp/save-pulled > /tmp/import.out 2>&1 || fail "import after the pull: $(cat /tmp/import.out)"
+"$segmance" import "$dir" --library /tmp/save-pulled > /tmp/import.out 2>&1 \
+  || fail "import after the pull: $(cat /tmp/import.out)"
 if "$segmance" library list --library /tmp/save-pulled | grep -q '^Big'; then fail "the half-saved Big was imported"; fi
 # The next save removes what the pull left.
 spool=/tmp/spool-after/stick-save
