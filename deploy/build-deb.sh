@@ -71,6 +71,8 @@ install -D -m 0755 "$(dirname "$binary")/segmance-ffmpeg" "$stage/usr/lib/segman
 "$strip" --strip-unneeded "$stage/usr/lib/segmance/segmance-ffmpeg"
 install -D -m 0644 deploy/segmance.service "$stage/lib/systemd/system/segmance.service"
 install -D -m 0644 deploy/segmance-stick@.service "$stage/lib/systemd/system/segmance-stick@.service"
+install -D -m 0644 deploy/segmance-stick-save.path "$stage/lib/systemd/system/segmance-stick-save.path"
+install -D -m 0644 deploy/segmance-stick-save.service "$stage/lib/systemd/system/segmance-stick-save.service"
 install -D -m 0644 deploy/90-segmance.rules "$stage/lib/udev/rules.d/90-segmance.rules"
 install -D -m 0755 deploy/segmance-stick "$stage/usr/lib/segmance/segmance-stick"
 install -D -m 0644 deploy/segmance.tmpfiles "$stage/usr/lib/tmpfiles.d/segmance.conf"

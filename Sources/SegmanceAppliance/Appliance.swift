@@ -44,6 +44,14 @@ public final class Appliance {
     private let residency: PlaybackResidency
     /// The stick most recently inserted (the twin's `unstick` removes it).
     private var lastStick: String?
+    /// The stick that is in now (nil once it went away): where *Save to stick* writes.
+    var stickIn: String?
+    /// On a device: where *Save to stick* hands its routines to the mount helper, which alone
+    /// may write the stick (nil: written straight into the stick's folder, as the twin does).
+    public var stickSaveSpool: StickSaveSpool?
+    /// A save the mount helper has not answered yet: its request's id, the routines, and
+    /// when to give up waiting (the clock of `.clock` events).
+    var pendingStickSave: (id: String, titles: [String], deadline: Int64)?
     /// The volume label of each stick inserted, by path: it names the routine of its loose songs.
     private var stickLabels: [String: String] = [:]
     /// Parts the render side has been given (loads sent) or moved to (advances reported):
@@ -262,6 +270,8 @@ public final class Appliance {
                 pollImport()
             case .cancelImport:
                 importer.cancel()
+            case .saveToStick:
+                saveToStick()
             }
         }
     }
@@ -373,6 +383,7 @@ public final class Appliance {
     /// or, with *Auto import*, imports it.
     public func stickInserted(_ path: String, label: String? = nil) {
         lastStick = path
+        stickIn = path
         stickLabels[path] = label
         let scan = StickScanner().scan(path, label: label)
         for problem in scan.problems { log("stick \(path): \(problem)") }
@@ -396,6 +407,7 @@ public final class Appliance {
 
     /// The stick at `path` went away; an import from it stops, what was imported stays.
     public func stickRemoved(_ path: String) {
+        if stickIn == path { stickIn = nil }
         send(.stickRemoved(path: path))
     }
 
@@ -437,6 +449,8 @@ public final class Appliance {
             case .problem(let problem):
                 log("import: \(problem)")
                 send(.problemFound(FileProblem(file: problem.path, reason: problem.reason)))
+            case .note(let note):
+                log("import: note: \(note)")
             case .routine(let title, let outcome):
                 log("import: \(title): \(outcome.rawValue)"
                     + (outcome == .addedBeside ? " (a different routine has its title)" : ""))

@@ -19,6 +19,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// The folder where the stick mount helper (deploy/segmance-stick) leaves a file for each
     /// stick it refused (APFS, unknown file system, …), which the daemon shows.
     public var stickStatus: String
+    /// Where *Save to stick* leaves the routines and its request for the mount helper
+    /// (`segmance-stick save`, started by segmance-stick-save.path): `<library>/stick-save`.
+    public var stickSave: String { library + "/stick-save" }
     /// Whether a stick is imported without a button press: the default until the performer
     /// changes *Auto import* in the menu (the setting saved in the library wins).
     public var autoImport: Bool

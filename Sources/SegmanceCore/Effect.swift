@@ -9,4 +9,7 @@ public enum Effect: Equatable, Sendable {
     case importStick(path: String)
     /// Stop the import under way: its stick is gone. The routine in progress is abandoned whole.
     case cancelImport
+    /// Write the routines changed on the box to the stick that is in (*Save to stick*);
+    /// the edges say on the screen how it went.
+    case saveToStick
 }

@@ -43,6 +43,8 @@ public struct Menu: Equatable, Sendable {
         case deleteMove = "Delete move"
         /// Not a value: a new routine of this one's songs, one part per song.
         case newRoutine = "New routine"
+        /// Not a value: pushed, the routines changed on the box are written to the stick that is in.
+        case saveToStick = "Save to stick"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -58,6 +60,7 @@ public struct Menu: Equatable, Sendable {
             case .countVoice: ["Voice"]
             case .deletePart: ["Delete"]
             case .deleteMove: ["Del move"]
+            case .saveToStick: ["Save"]
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }

@@ -23,6 +23,10 @@ enum MenuRules {
                 state.menu = nil
                 return Player.bringBackStickLoop(&state)
             }
+            if item == .saveToStick {
+                state.menu = nil
+                return [.saveToStick]
+            }
             if item == .problems { return ProblemsRules.open(&state) }
             if let making = EditMenu.open(item, &state) { return making }
             if item == .abLoop { return LoopTimeRules.open(&state) }
@@ -121,7 +125,7 @@ enum MenuRules {
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
-             .nameLoop, .addMove, .deleteMove, .newRoutine:
+             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
             return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)

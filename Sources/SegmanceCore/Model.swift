@@ -67,8 +67,9 @@ public struct Part: Equatable, Sendable {
     /// The loop the stick's routine.toml gave: never changed on the box, only hidden (a
     /// LOOP press clears `savedLoop`) and brought back (*Stick loop* in the menu).
     public var stickLoop: ABLoop?
-    /// The named loops of the part (from the box or the stick); `savedLoop` stays the one in force.
-    public var loops: [NamedLoop] = []
+    /// The part's named loops (the manifest's `loops`, or made on the box), in order;
+    /// `savedLoop` stays the one in force.
+    public var loops: [NamedLoop]
     /// The part's beat (from the manifest, detected at import, or the "1" the performer set);
     /// nil when it has no steady beat.
     public var grid: BeatGrid?
@@ -81,8 +82,9 @@ public struct Part: Equatable, Sendable {
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil) {
+                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = []) {
         self.title = title
+        self.loops = loops
         self.short = short
         self.audio = audio
         self.range = range

@@ -199,6 +199,8 @@ public final class Daemon {
         appliance.log = { log($0) }
         appliance.logsSaves = true
         appliance.logError = { log.error($0) }
+        appliance.stickSaveSpool = StickSaveSpool(directory: configuration.stickSave,
+                                                  statusDirectory: configuration.stickStatus)
     }
 
     /// The volume label the mount helper read from a stick it mounted (its status file is
@@ -277,6 +279,7 @@ public final class Daemon {
             deadline = earlier(deadline, earlier(inputs.nextDeadline, nextWatchdog))
             deadline = earlier(deadline, earlier(audioPoll, settleCheck))
             deadline = earlier(deadline, appliance.nextSaveRetry.map { $0 + clockOrigin })
+            deadline = earlier(deadline, appliance.stickSaveDeadline.map { $0 + clockOrigin })
             updatePollSet()
             let timeout = deadline.map { Int32(clamping: (max(0, $0 - environment.clock()) + 999_999) / 1_000_000) }
             environment.willPoll?(timeout ?? -1)
@@ -316,6 +319,8 @@ public final class Daemon {
                     }
                 case .refusals:
                     if let refusals { appliance.sticksRefused(refusals.changes()) }
+                    // The mount helper answers a save in the same folder.
+                    appliance.pollStickSave()
                 case .importer:
                     let wasImporting = appliance.state.importing != nil
                     appliance.pollImport()
@@ -325,6 +330,7 @@ public final class Daemon {
                     dispatch(events, instants: inputs.lastInstants)
                 }
             }
+            if let due = appliance.stickSaveDeadline, now - clockOrigin >= due { appliance.pollStickSave() }
             let due = inputs.advance(to: now)
             dispatch(due, instants: inputs.lastInstants)
             for line in audio.takeLog() { log(line) }

@@ -19,6 +19,7 @@ public enum ImportReportLine: Equatable, Sendable {
             case .started(let routines): fields = ["started", String(routines)]
             case .progress(let p): fields = ["progress", String(p.routine), String(p.count), String(p.percent), p.title]
             case .problem(let p): fields = ["problem", p.line.map(String.init) ?? "", p.path, p.reason]
+            case .note(let p): fields = ["note", p.line.map(String.init) ?? "", p.path, p.reason]
             case .routine(let title, let outcome): fields = ["routine", outcome.rawValue, title]
             case .routineFailed(let title, let reason): fields = ["failed", title, reason]
             case .finished(let s):
@@ -43,6 +44,8 @@ public enum ImportReportLine: Equatable, Sendable {
             self = .event(.progress(ImportProgress(routine: r, count: c, title: f[4], percent: p)))
         case ("problem", 4):
             self = .event(.problem(StickProblem(path: f[2], reason: f[3], line: Int(f[1]))))
+        case ("note", 4):
+            self = .event(.note(StickProblem(path: f[2], reason: f[3], line: Int(f[1]))))
         case ("routine", 3):
             guard let outcome = ImportOutcome(rawValue: f[1]) else { return nil }
             self = .event(.routine(title: f[2], outcome: outcome))

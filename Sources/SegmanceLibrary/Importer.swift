@@ -13,6 +13,8 @@ public enum ImportEvent: Equatable, Sendable {
     case progress(ImportProgress)
     /// Something on the stick is wrong (its file and the reason); the rest goes on.
     case problem(StickProblem)
+    /// Something read with a guess worth saying (a file name matched without regard to case).
+    case note(StickProblem)
     /// A routine was committed (or found identical: `.unchanged`, nothing written).
     case routine(title: String, outcome: ImportOutcome)
     /// A routine was not imported; the library keeps what it had of it.
@@ -136,6 +138,7 @@ public final class Importer: Sendable {
             do {
                 let built = try RoutineBuilder(root: root, decoder: decoder).build(source)
                 for problem in built.problems { report(.problem(problem)) }
+                for note in built.notes { report(.note(note)) }
                 summary.leftOut += built.leftOut
                 guard let routine = try built.routine.map({ try withDetectedBeats($0, decoder: decoder, report: report) }) else {
                     // Refused (its manifest is wrong): what it put in the store goes again.

@@ -53,10 +53,15 @@ public final class MountWatcher {
         let now = Dictionary(Self.parse(try readTable()).filter { isStick($0.mountPoint) }.map { ($0.mountPoint, $0) },
                              uniquingKeysWith: { _, last in last })
         var result: [MountChange] = []
-        for (point, entry) in known.sorted(by: { $0.key < $1.key }) where now[point] != entry {
+        // A remount (read-write for *Save to stick*, then read-only) changes only the
+        // options: the same stick, neither gone nor new.
+        func same(_ a: MountEntry?, _ b: MountEntry) -> Bool {
+            a?.source == b.source && a?.fileSystem == b.fileSystem
+        }
+        for (point, entry) in known.sorted(by: { $0.key < $1.key }) where !same(now[point], entry) {
             result.append(.disappeared(entry))
         }
-        for (point, entry) in now.sorted(by: { $0.key < $1.key }) where known[point] != entry {
+        for (point, entry) in now.sorted(by: { $0.key < $1.key }) where !same(known[point], entry) {
             result.append(.appeared(entry))
         }
         known = now

@@ -53,7 +53,7 @@ public final class StickRefusalWatcher {
         while buffer.withUnsafeMutableBytes({ Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }) > 0 {}
         if directoryWatch < 0 { watchDirectory() }
         var now: [String: StickRefusal] = [:]
-        for name in Self.names(in: directory) where !name.hasPrefix(".") {
+        for name in directoryNames(directory) where !name.hasPrefix(".") {
             guard let text = Self.contents(of: directory + "/" + name), let refusal = Self.parse(text, device: name) else { continue }
             now[name] = refusal
         }
@@ -96,18 +96,7 @@ public final class StickRefusalWatcher {
         directoryWatch = inotify_add_watch(fileDescriptor, directory, Self.events | UInt32(IN_ONLYDIR))
     }
 
-    private static func names(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    private static func contents(of path: String) -> String? {
+    static func contents(of path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

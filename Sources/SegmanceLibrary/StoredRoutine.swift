@@ -35,6 +35,14 @@ public struct StoredRoutine: Equatable, Sendable {
     let id: Int64
     let digest: String
 
+    /// Something was made or set on the box (parts, named loops or moves made; a loop set or
+    /// cleared, a speed, a "1", whose count-in it uses): what *Save to stick* writes.
+    public var changedOnBox: Bool {
+        partsMadeOnBox || routine.countdownChoice == .mine || parts.contains { stored in
+            stored.deviceLoop != nil || stored.part.grid?.origin == .performer || stored.part.speed != stored.stickSpeed
+        }
+    }
+
     /// The routine exactly as imported (the stick's parts and loops, not the device's).
     public var asImported: Routine {
         var r = routine

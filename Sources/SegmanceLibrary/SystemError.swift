@@ -55,3 +55,15 @@ func syncDirectory(_ path: String) throws(SystemError) {
     defer { close(fd) }
     guard fsync(fd) == 0 else { throw SystemError("fsync", path: path) }
 }
+
+/// The names in `directory` but "." and ".." (none when it cannot be read).
+func directoryNames(_ directory: String) -> [String] {
+    guard let dir = opendir(directory) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}

@@ -27,7 +27,7 @@ public enum AudioFormats {
     }
 
     /// The lower-cased extension of a file name ("" when none).
-    static func fileExtension(_ name: String) -> String {
+    public static func fileExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()
     }

@@ -14,6 +14,10 @@ struct Manifest {
         var from: Int64?
         var to: Int64?
         var loop: ABLoop?
+        /// The part's named loops (`loops = [{ name = "Hit", a = "0:08", b = "0:16" }]`).
+        var loops: [NamedLoop] = []
+        /// The line of each named loop, in order.
+        var loopsLines: [Int] = []
         var moves: [Move]
         /// `tempo` (beats a minute) and `one` (a "1", part-relative): the part's beat grid.
         var grid: BeatGrid?
@@ -51,10 +55,12 @@ struct Manifest {
     var parts: [PartSpec] = []
 
     static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "moves", "tempo", "one", "speed"]
+    static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo", "one",
+                                          "speed"]
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
+    static let namedLoopKeys: Set<String> = ["name", "a", "b"]
     static let moveKeys: Set<String> = ["type", "name", "note", "at"]
 
     /// The most `[[part]]` entries a routine may have.
@@ -107,7 +113,7 @@ private struct ManifestReader {
     mutating func read(_ table: TOMLTable) -> Manifest {
         var manifest = Manifest()
         for key in table.keys.sorted() where !Manifest.topKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' (known: countdown, part, short, subtitle, title)")
+            issue(line(table, key), KeySuggestion.unknown(key, in: "", known: Manifest.topKeys))
         }
         manifest.title = string(table, "title")
         manifest.subtitle = string(table, "subtitle")
@@ -151,7 +157,7 @@ private struct ManifestReader {
     private mutating func readPart(_ table: TOMLTable, index: Int, header: Int) -> Manifest.PartSpec? {
         let name = "part \(index + 1)"
         for key in table.keys.sorted() where !Manifest.partKeys.contains(key) {
-            issue(line(table, key), "unknown key '\(key.clipped)' in \(name) (known: file, from, loop, moves, one, short, speed, tempo, title, to)")
+            issue(line(table, key), KeySuggestion.unknown(key, in: " in \(name)", known: Manifest.partKeys))
         }
         let title = string(table, "title")
         let file = string(table, "file")
@@ -172,7 +178,7 @@ private struct ManifestReader {
         if let value = table["loop"] {
             if let loopTable = value.table {
                 for key in loopTable.keys.sorted() where !Manifest.loopKeys.contains(key) {
-                    issue(loopLine, "unknown key '\(key.clipped)' in the loop of \(name) (known: a, b)")
+                    issue(loopLine, KeySuggestion.unknown(key, in: " in the loop of \(name)", known: Manifest.loopKeys))
                 }
                 let a = time(loopTable, "a", context: "the loop of \(name)", line: loopLine)
                 let b = time(loopTable, "b", context: "the loop of \(name)", line: loopLine)
@@ -196,15 +202,26 @@ private struct ManifestReader {
             let movesLine = line(table, "moves") ?? header
             if let array = value.array {
                 for (m, element) in array.enumerated() {
+                    if let text = element.string {
+                        // A move written as its name alone: `moves = ["Roll down", "Spin"]`.
+                        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                            issue(element.position.line, "move \(m + 1) of \(name) is an empty name")
+                        }
+                        moves.append(Move(type: MoveType(""), name: text))
+                        cueLines.append(nil)
+                        continue
+                    }
                     guard let moveTable = element.table else {
-                        issue(element.position.line, "move \(m + 1) of \(name) must be a table, found \(element.typeName)")
+                        issue(element.position.line, "move \(m + 1) of \(name) must be a name like \"Spin\" or a table "
+                              + "like { name = \"Spin\", at = \"0:12\" }, found \(element.typeName)")
                         continue
                     }
                     let moveLine = element.position.line
                     let cueLine = moveTable["at"] == nil ? nil : line(moveTable, "at")
                     let context = "move \(m + 1) of \(name)"
                     for key in moveTable.keys.sorted() where !Manifest.moveKeys.contains(key) {
-                        issue(line(moveTable, key) ?? moveLine, "unknown key '\(key.clipped)' in \(context) (known: at, name, note, type)")
+                        issue(line(moveTable, key) ?? moveLine,
+                              KeySuggestion.unknown(key, in: " in \(context)", known: Manifest.moveKeys))
                     }
                     let type = string(moveTable, "type") ?? ""
                     let moveName = string(moveTable, "name")
@@ -215,16 +232,58 @@ private struct ManifestReader {
                     cueLines.append(cueLine)
                 }
             } else {
-                issue(movesLine, "'moves' of \(name) must be an array of tables, found \(value.typeName)")
+                issue(movesLine, "'moves' of \(name) must be a list like [\"Roll down\", \"Spin\"], found \(value.typeName)")
             }
         }
+        let (loops, loopsLines) = namedLoops(table, name: name, header: header)
         let grid = beatGrid(table, name: name, header: header)
         guard let file else { return nil }
-        return Manifest.PartSpec(title: title, file: file, from: from, to: to, loop: loop, moves: moves, grid: grid,
+        return Manifest.PartSpec(title: title, file: file, from: from, to: to, loop: loop, loops: loops,
+                                 loopsLines: loopsLines, moves: moves, grid: grid,
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
                                  cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"))
+    }
+
+    /// A part's `loops`: named A–B loops, `[{ name = "Hit", a = "0:08", b = "0:16" }]`.
+    private mutating func namedLoops(_ table: TOMLTable, name: String, header: Int) -> ([NamedLoop], [Int]) {
+        guard let value = table["loops"] else { return ([], []) }
+        let at = line(table, "loops") ?? header
+        guard let array = value.array else {
+            issue(at, "'loops' of \(name) must be a list like [{ name = \"Hit\", a = \"0:08\", b = \"0:16\" }], "
+                  + "found \(value.typeName)")
+            return ([], [])
+        }
+        var loops: [NamedLoop] = []
+        var lines: [Int] = []
+        for (n, element) in array.enumerated() {
+            let context = "loop \(n + 1) of \(name)"
+            let here = element.position.line
+            guard let loopTable = element.table else {
+                issue(here, "\(context) must be a table like { name = \"Hit\", a = \"0:08\", b = \"0:16\" }, "
+                      + "found \(element.typeName)")
+                continue
+            }
+            for key in loopTable.keys.sorted() where !Manifest.namedLoopKeys.contains(key) {
+                issue(line(loopTable, key) ?? here, KeySuggestion.unknown(key, in: " in \(context)", known: Manifest.namedLoopKeys))
+            }
+            let loopName = string(loopTable, "name") ?? ""
+            if loopTable["name"] == nil { issue(here, "\(context) has no 'name'") }
+            let a = time(loopTable, "a", context: context, line: here)
+            let b = time(loopTable, "b", context: context, line: here)
+            if loopTable["a"] == nil || loopTable["b"] == nil {
+                issue(here, "\(context) needs both 'a' and 'b'")
+            } else if let a, let b {
+                if b <= a {
+                    issue(here, "\(context): b \(format(b)) must be after a \(format(a))")
+                } else {
+                    loops.append(NamedLoop(name: loopName, loop: ABLoop(a: a, b: b)))
+                    lines.append(here)
+                }
+            }
+        }
+        return (loops, lines)
     }
 
     /// A part's `speed`: a percent on the grid of `Player.speedRange`, else an issue.
@@ -244,7 +303,7 @@ private struct ManifestReader {
     /// `tempo = 120` and `one = "0:00.25"`: the part's beat grid. `one` alone is a problem;
     /// `tempo` alone has its "1" at the part's start.
     private mutating func beatGrid(_ table: TOMLTable, name: String, header: Int) -> BeatGrid? {
-        let one = time(table, "one", context: name)
+        let one = time(table, "one", context: name, signed: true)
         let oneWritten = table["one"] != nil
         guard let value = table["tempo"] else {
             if oneWritten { issue(line(table, "one") ?? header, "\(name): 'one' needs a 'tempo'") }
@@ -285,17 +344,26 @@ private struct ManifestReader {
     }
 
     /// A time value: a string ("1:05.5", "65.5"), a number of seconds, or a TOML local time.
-    private mutating func time(_ table: TOMLTable, _ key: String, context: String, line given: Int? = nil) -> Int64? {
+    /// `signed`: a "-" before it is allowed (a "1" before the part's start, a pickup).
+    private mutating func time(_ table: TOMLTable, _ key: String, context: String, line given: Int? = nil,
+                               signed: Bool = false) -> Int64? {
         guard let value = table[key] else { return nil }
         let at = given ?? line(table, key)
         var frames: Int64?
         var shown = value.description.clipped
         if let text = value.string {
-            frames = ManifestTime.frames(text, rate: rate)
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if signed, trimmed.hasPrefix("-") {
+                frames = ManifestTime.frames(String(trimmed.dropFirst()), rate: rate).map { -$0 }
+            } else {
+                frames = ManifestTime.frames(text, rate: rate)
+            }
         } else if let seconds = value.integer {
-            if seconds >= 0 && seconds <= ManifestTime.maxSeconds { frames = seconds * Int64(rate) }
+            let limit = ManifestTime.maxSeconds
+            if (signed ? -limit : 0)...limit ~= seconds { frames = seconds * Int64(rate) }
         } else if let seconds = value.float {
-            frames = ManifestTime.frames(seconds: seconds, rate: rate)
+            frames = signed && seconds < 0 ? ManifestTime.frames(seconds: -seconds, rate: rate).map { -$0 }
+                : ManifestTime.frames(seconds: seconds, rate: rate)
         } else if let clock = value.time {
             frames = ManifestTime.frames(
                 String(format: "%d:%02d:%02d.%09d", clock.hour, clock.minute, clock.second, clock.nanosecond),

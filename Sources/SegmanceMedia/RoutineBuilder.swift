@@ -31,6 +31,9 @@ public struct RoutineBuild: Sendable {
     public var titledByManifest = false
     /// Parts and files of the folder left out of the routine (each named in `problems`).
     public var leftOut = 0
+    /// What was read with a guess that is worth saying but is no problem (a file name
+    /// matched without regard to case).
+    public var notes: [StickProblem] = []
 }
 
 /// Turns one routine folder into a `Routine`: reads `routine.toml`, decodes the audio
@@ -127,6 +130,8 @@ public struct RoutineBuilder {
         var songsAreParts = true
         if let manifest, !manifest.parts.isEmpty {
             let checked = try manifestParts(manifest, folder: source.folder)
+            result.notes += checked.notes.map { StickProblem(path: manifestShown, reason: "line \($0.line): \($0.text)",
+                                                             line: $0.line) }
             for failed in checked.failedAudio { problem(failed.shown, failed.reason) }
             for issue in Self.inLineOrder(manifestIssues + checked.issues) {
                 problem(manifestShown, issue.message, line: issue.line)
@@ -204,6 +209,8 @@ public struct RoutineBuilder {
         var failedAudio: [(shown: String, reason: String, part: Int)] = []
         /// Canonical paths of the files the parts name.
         var listed: Set<String> = []
+        /// File names matched without regard to case, with the line of their `file`.
+        var notes: [(line: Int, text: String)] = []
     }
 
     /// The parts a manifest describes, the issues that leave parts out, and the audio files
@@ -217,8 +224,14 @@ public struct RoutineBuilder {
                 issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)", part: spec.index))
                 continue
             }
-            guard let real = StickPaths.resolve(folder + "/" + spec.file),
-                  StickPaths.kind(real) == .file else {
+            var found = StickPaths.resolve(folder + "/" + spec.file)
+            if found == nil, let matched = StickPaths.matchIgnoringCase(spec.file, in: folder) {
+                found = StickPaths.resolve(folder + "/" + matched)
+                checked.notes.append((spec.fileLine ?? spec.line ?? 0,
+                                      "part \(spec.index + 1): \"\(spec.file.clipped)\" read as \"\(matched.clipped)\" "
+                                      + "(the name differs in capitals only)"))
+            }
+            guard let real = found, StickPaths.kind(real) == .file else {
                 issues.append(.init(line: spec.fileLine,
                                     message: "part \(spec.index + 1): file \"\(spec.file.clipped)\" not found",
                                     part: spec.index))
@@ -269,6 +282,12 @@ public struct RoutineBuilder {
                     part: spec.index))
                 partIssue = true
             }
+            for (n, named) in spec.loops.enumerated() where named.loop.b > length {
+                issues.append(.init(line: spec.loopsLines.indices.contains(n) ? spec.loopsLines[n] : spec.line, message:
+                    "\(name): loop \"\(named.name.clipped)\" \(time(named.loop.a))–\(time(named.loop.b)) lies outside the part "
+                    + "(length \(time(length)); loop times are part-relative)", part: spec.index))
+                partIssue = true
+            }
             for (m, move) in spec.moves.enumerated() {
                 if let cue = move.cue, cue >= length {
                     issues.append(.init(line: spec.cueLines.indices.contains(m) ? spec.cueLines[m] : spec.line, message:
@@ -283,7 +302,7 @@ public struct RoutineBuilder {
             checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(fileName),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
-                              stickLoop: spec.loop, short: spec.short)))
+                              stickLoop: spec.loop, short: spec.short, loops: spec.loops)))
         }
         checked.issues = issues
         return checked

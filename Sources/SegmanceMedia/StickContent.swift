@@ -25,10 +25,14 @@ public struct StickContent: Sendable {
     public var routines: [Routine]
     public var media: [AudioReference: PCMBuffer]
     public var problems: [StickProblem]
+    /// What was read with a guess worth saying, no problem (a file name matched without
+    /// regard to case).
+    public var notes: [StickProblem]
 
     public init(routines: [Routine] = [], media: [AudioReference: PCMBuffer] = [:],
-                problems: [StickProblem] = []) {
+                problems: [StickProblem] = [], notes: [StickProblem] = []) {
         self.routines = routines
+        self.notes = notes
         self.media = media
         self.problems = problems
     }

@@ -43,6 +43,7 @@ public struct StickLoader: Sendable {
         let builder = RoutineBuilder(root: realRoot, decoder: decoder)
         var routines: [Routine] = []
         var problems: [StickProblem] = []
+        var notes: [StickProblem] = []
         for entry in scan.entries {
             switch entry {
             case .problem(let problem):
@@ -51,12 +52,13 @@ public struct StickLoader: Sendable {
                 // The memory decoder never throws: nothing aborts a routine here.
                 guard let built = try? builder.build(source) else { continue }
                 problems += built.problems
+                notes += built.notes
                 if let routine = built.routine { routines.append(routine) }
             }
         }
         var media: [AudioReference: PCMBuffer] = [:]
         for part in routines.flatMap(\.parts) { media[part.audio] = decoder.buffers[part.audio] }
-        return StickContent(routines: routines, media: media, problems: problems)
+        return StickContent(routines: routines, media: media, problems: problems, notes: notes)
     }
 }
 

@@ -50,6 +50,36 @@ enum StickPaths {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
+    /// The one relative path under `folder` that names `file` when capitals are ignored
+    /// ("TRACK 1.wav" for "Track 1.wav"), component by component; nil when none or more
+    /// than one does.
+    static func matchIgnoringCase(_ file: String, in folder: String) -> String? {
+        var path = ""
+        for component in file.split(separator: "/", omittingEmptySubsequences: true) {
+            let here = component == "." ? "" : String(component)
+            if here.isEmpty { continue }
+            let dir = folder + (path.isEmpty ? "" : "/" + path)
+            let exact = dir + "/" + here
+            var info = stat()
+            let name: String
+            if lstat(exact, &info) == 0 {
+                name = here
+            } else {
+                let wanted = here.lowercased()
+                let matches = names(in: dir).filter { $0.lowercased() == wanted }
+                guard matches.count == 1 else { return nil }
+                name = matches[0]
+            }
+            path = join(path, name)
+        }
+        return path.isEmpty || path == file ? nil : path
+    }
+
+    /// The names in `directory` (none when it cannot be read).
+    static func names(in directory: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    }
+
     /// Why a manifest's `file` value is refused, or nil when it is an acceptable
     /// relative path (no absolute path, no "..", no "~", no empty name).
     static func manifestPathProblem(_ file: String) -> String? {

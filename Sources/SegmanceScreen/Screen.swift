@@ -392,7 +392,7 @@ public enum Screen {
         case .loops:
             guard let loops = state.part?.loops, !loops.isEmpty else { return "None" }
             return "\(loops.count)"
-        case .split, .join, .namePart, .deletePart, .nameLoop, .addMove, .deleteMove, .newRoutine: return ""
+        case .split, .join, .namePart, .deletePart, .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick: return ""
         }
     }
 

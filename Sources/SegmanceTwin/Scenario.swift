@@ -44,6 +44,8 @@ public struct Scenario: Equatable, Sendable {
         /// at this time: `split`, `merge`, `rename NAME`, `delete part`, `part N`, `loop add NAME`,
         /// `loop next`, `move add TYPE`, `move delete`, `new routine`.
         case edit(Edit)
+        /// *Save to stick* into this folder, as if it were the stick that is in.
+        case export(String)
         case end
     }
 
@@ -134,12 +136,15 @@ public struct Scenario: Equatable, Sendable {
                     action = .stick(args.joined(separator: " "))
                 }
             case "unstick": action = .unstick
+            case "export":
+                guard !args.isEmpty else { throw fail("export needs a folder") }
+                action = .export(args.joined(separator: " "))
             case "end": action = .end
             case "split", "merge", "rename", "delete", "part", "loop", "move", "new":
                 action = .edit(try Self.edit(words[1], args, fail))
             default:
                 throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, "
-                           + "latency, stick, unstick, split, merge, rename, delete part, part, loop add, loop next, "
+                           + "latency, stick, unstick, export, split, merge, rename, delete part, part, loop add, loop next, "
                            + "move add, move delete, new routine, end)")
             }
             steps.append(Step(time: time, action: action, line: line))

@@ -59,12 +59,13 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), edit(Edit) }
+        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), edit(Edit), export(String) }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {
             case .stick(let path, let label): inputs.append((step.time, inputs.count, .stick(path, label: label)))
             case .unstick: inputs.append((step.time, inputs.count, .unstick))
+            case .export(let path): inputs.append((step.time, inputs.count, .export(path)))
             case .speed(let n): inputs.append((step.time, inputs.count, .speed(n)))
             case .latency(let n): inputs.append((step.time, inputs.count, .latency(n)))
             case .edit(let edit): inputs.append((step.time, inputs.count, .edit(edit)))
@@ -107,6 +108,9 @@ public struct TwinRun {
                 case .edit(let edit):
                     appliance.advance(to: item.time)
                     appliance.control(.editRequested(edit), at: item.time)
+                case .export(let path):
+                    appliance.advance(to: item.time)
+                    appliance.saveToStick(into: resolve(path))
                 }
             }
             appliance.advance(to: now)

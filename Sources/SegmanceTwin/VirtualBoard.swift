@@ -62,7 +62,7 @@ public struct VirtualBoard: Sendable {
             let turning = time + 100_000_000
             let done = turning + Int64(abs(detents)) * slowDetentNanoseconds
             return press(b, at: time) + turn(detents, fast: false, at: turning) + release(b, at: done + 100_000_000)
-        case .speed, .latency, .stick, .unstick, .edit, .end:
+        case .speed, .latency, .stick, .unstick, .edit, .export, .end:
             return []
         }
     }

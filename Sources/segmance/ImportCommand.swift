@@ -44,6 +44,8 @@ struct Import: ParsableCommand {
             case .problem(let problem):
                 problems += 1
                 Console.error((tty ? "\r\u{1B}[K" : "") + "problem: \(problem)\n")
+            case .note(let note):
+                Console.error((tty ? "\r\u{1B}[K" : "") + "note: \(note)\n")
             case .routine(let title, let outcome):
                 imported.append(title)
                 Console.out((tty ? "\r\u{1B}[K" : "") + "\(title): \(outcome.rawValue)\n")

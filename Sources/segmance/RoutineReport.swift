@@ -19,6 +19,8 @@ struct RoutineReport: Codable {
         var moves: [MoveReport]
         /// The part's named loops (from the box or the stick), in seconds and in frames.
         var loops: [NamedLoopReport]
+        /// The practice speed the part starts at, percent.
+        var speed: Int
         /// The part's beat: tempo, where a "1" falls, and where the grid came from.
         var beat: BeatReport?
     }
@@ -79,6 +81,7 @@ struct RoutineReport: Codable {
                                                           at: $0.cue.map(seconds)) },
                        loops: part.loops.map { NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
                                                                aFrame: $0.loop.a, bFrame: $0.loop.b) },
+                       speed: part.speed,
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
                                                         one: seconds($0.one), origin: $0.origin.rawValue) })
         }

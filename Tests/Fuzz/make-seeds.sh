@@ -101,6 +101,21 @@ x = { y = { z = [ {} ] } }
 ml = '''
 raw'''
 TOML
+# What a teacher writes (docs/stick.md) and Save to stick exports.
+cat > "$manifests/teacher.toml" <<'TOML'
+tittle = "Spring Show"
+title = "Spring Show"
+[[part]]
+title = "Intro"
+file = "STREET-JAM.wav"
+from = 0
+to = 30.5
+loops = [{ name = "Hit", a = "0:08", b = "0:16" }, { name = "Eight 2", a = 2.5, b = 4 }]
+moves = ["Roll down", "Spin", { name = "Lift", at = "0:12" }]
+tempo = 120.00000000000001
+one = "-0:00.000020834"
+speed = 80
+TOML
 printf 'title = "\xff\xfe broken utf8"\n' > "$manifests/bad-utf8.toml"
 printf '[[part]]\nfile = "a.wav"\nfrom = "9:99"\nto = "-1"\nloop = { a = "0:05", b = "0:01", c = 3 }\nextra = 1\n' > "$manifests/bad-values.toml"
 

@@ -18,6 +18,7 @@ import Testing
         [[input]]
         device = "Test Pedal"
         keys = { KEY_B = "select", KEY_N = "next" }
+        axes = { REL_X = "encoder" }
         [display]
         kind = "terminal"
         columns = 16
@@ -28,17 +29,19 @@ import Testing
 
     static func makeDaemon(inputs: FakeInputDirectory, log: Transcript, screen: Transcript,
                            audio: RecordingAudioEngine, folders: TempDirs, library: String? = nil,
-                           audioWake: Int32? = nil, polls: Transcript? = nil, stickStatus: String? = nil) throws -> Daemon {
+                           audioWake: Int32? = nil, polls: Transcript? = nil, stickStatus: String? = nil,
+                           mediaRoot: String? = nil, mountinfo: String? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
         var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio, wakeDescriptor: audioWake) }
         environment.paths.inputDevices = inputs.path
+        if let mountinfo { environment.paths.mountinfo = mountinfo }
         let folder = inputs.path
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
         environment.log = Log { log.append($0) }
         environment.terminal = { screen.append($0) }
         if let polls { environment.willPoll = { polls.append("\($0)") } }
         var configuration = DaemonConfiguration(board: "test.toml", library: try library ?? folders.make("library"),
-                                                mediaRoot: try folders.make("media"))
+                                                mediaRoot: try mediaRoot ?? folders.make("media"))
         configuration.stickStatus = try stickStatus ?? folders.make("stick-status")
         return try Daemon(configuration: configuration, profile: profile, environment: environment)
     }

@@ -72,6 +72,18 @@ final class FakeInputDirectory {
         _ = write(writers[name]!, bytes, bytes.count)
     }
 
+    /// Writes a relative motion (REL_X: an encoder's detents) as the kernel would.
+    func turn(_ name: String, by detents: Int32) {
+        if writers[name] == nil {
+            writers[name] = open(path + "/" + name, O_WRONLY | O_NONBLOCK)
+        }
+        let now = monotonicNanoseconds()
+        let s = now / 1_000_000_000, us = (now % 1_000_000_000) / 1000
+        let bytes = [InputEvent(seconds: s, microseconds: us, type: 2, code: 0, value: detents),
+                     InputEvent(seconds: s, microseconds: us, type: 0, code: 0, value: 0)].flatMap { $0.encoded() }
+        _ = write(writers[name]!, bytes, bytes.count)
+    }
+
     func unplug(_ name: String) {
         if let fd = writers.removeValue(forKey: name) { close(fd) }
         unlink(path + "/" + name)

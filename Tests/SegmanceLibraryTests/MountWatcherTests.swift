@@ -47,6 +47,23 @@ import Glibc
         #expect(watcher.mounted.map(\.mountPoint) == ["/media/usb1"])
     }
 
+    /// *Save to stick* remounts the stick read-write and back: the same stick all along, not
+    /// one pulled and another offered.
+    @Test func aRemountIsNotANewStick() throws {
+        let table = try temp.make("remount") + "/mountinfo"
+        try TestFiles.writeText("3 2 8:1 / /media/sda1 ro,nosuid - vfat /dev/sda1 ro\n", to: table)
+        let watcher = try MountWatcher(root: "/media", mountinfo: table)
+        #expect(try watcher.changes().count == 1)
+        try TestFiles.writeText("3 2 8:1 / /media/sda1 rw,nosuid - vfat /dev/sda1 rw\n", to: table)
+        #expect(try watcher.changes() == [])
+        #expect(watcher.mounted.map(\.options) == ["rw,nosuid"])
+        try TestFiles.writeText("3 2 8:1 / /media/sda1 ro,nosuid - vfat /dev/sda1 ro\n", to: table)
+        #expect(try watcher.changes() == [])
+        // Another stick at the same place is new.
+        try TestFiles.writeText("4 2 8:17 / /media/sda1 ro,nosuid - exfat /dev/sdb1 ro\n", to: table)
+        #expect(try watcher.changes().count == 2)
+    }
+
     /// The real thing: the kernel flags /proc/self/mountinfo when a file system is mounted
     /// under the root, and again when it goes; poll() wakes for each, with no busy loop.
     @Test(.enabled(if: Mounts.permitted, "mounting a tmpfs needs CAP_SYS_ADMIN"))

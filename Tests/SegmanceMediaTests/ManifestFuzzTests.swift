@@ -49,7 +49,24 @@ import TOML
         "file" = 'street-jam.wav'
         """#
 
-    static let manifests = [DemoStick.streetJamManifest, readmeExample, varied]
+    /// What a teacher writes (docs/stick.md) and the box exports: plain-string moves, seconds
+    /// as numbers, named loops, a pickup "1", a mistyped key, a name in other capitals.
+    static let teacher = #"""
+        tittle = "Spring Show"
+        title = "Spring Show"
+        [[part]]
+        title = "Intro"
+        file = "STREET-JAM.wav"
+        from = 0
+        to = 30.5
+        loops = [{ name = "Hit", a = "0:08", b = "0:16" }, { name = "Eight 2", a = 2.5, b = 4 }]
+        moves = ["Roll down", "Spin", { name = "Lift", at = "0:12" }]
+        tempo = 120.00000000000001
+        one = "-0:00.000020834"
+        speed = 80
+        """#
+
+    static let manifests = [DemoStick.streetJamManifest, readmeExample, varied, teacher]
 
     private static func seed(_ label: String) -> UInt64 {
         let seed = Mutations.seed(environment: ProcessInfo.processInfo.environment)

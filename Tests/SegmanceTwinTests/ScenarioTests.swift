@@ -64,7 +64,7 @@ import SegmanceCore
         ("1.0 tap stop", "s.txt:1: 'stop' is not a button (play, prev, next, loop, select)"),
         ("x tap play", "s.txt:1: 'x' is not a time in seconds"),
         ("1.0 jump", "s.txt:1: unknown action 'jump' (tap, hold, bounce, double, press, release, turn, chord, speed, "
-            + "latency, stick, unstick, split, merge, rename, delete part, part, loop add, loop next, move add, "
+            + "latency, stick, unstick, export, split, merge, rename, delete part, part, loop add, loop next, move add, "
             + "move delete, new routine, end)"),
         ("1.0 rename Verse 9", "s.txt:1: 'Verse 9' is not a name the box offers (" + Names.parts.joined(separator: ", ") + ")"),
         ("1.0 move add Cartwheel", "s.txt:1: 'Cartwheel' is not a move type the box offers ("

@@ -38,12 +38,15 @@ done
 # The files.
 for f in /usr/bin/segmance /usr/lib/segmance/segmance-stick /etc/segmance/segmance.toml \
          /lib/systemd/system/segmance.service /lib/systemd/system/segmance-stick@.service \
+         /lib/systemd/system/segmance-stick-save.path /lib/systemd/system/segmance-stick-save.service \
          /lib/udev/rules.d/90-segmance.rules /usr/share/segmance/board/pi-gpio.toml \
          /usr/share/segmance/board/README.md /usr/lib/tmpfiles.d/segmance.conf; do
   [ -e "$f" ] || fail "$f missing"
 done
 grep -q '^board = "/usr/share/segmance/board/pi-gpio.toml"' /etc/segmance/segmance.toml || fail "default config"
 [ -L /etc/systemd/system/multi-user.target.wants/segmance.service ] || fail "segmance.service is not enabled"
+[ -L /etc/systemd/system/multi-user.target.wants/segmance-stick-save.path ] \
+  || fail "segmance-stick-save.path is not enabled"
 # A Swift runtime from a Debian package (libswiftlang, /usr/libexec/swift) is a dependency like
 # any other; the toolchain's is not.
 if ldd /usr/bin/segmance | grep -E 'swift|not found' | grep -v ' /usr/libexec/swift/'; then
@@ -52,7 +55,9 @@ fi
 env -i PATH=/usr/bin:/bin /usr/bin/segmance --help > /dev/null || fail "segmance --help"
 
 # The units, as systemd reads them, and the service's exposure score.
-systemd-analyze verify /lib/systemd/system/segmance.service segmance-stick@sda1.service 2>&1 | tee /tmp/verify.txt
+systemd-analyze verify /lib/systemd/system/segmance.service segmance-stick@sda1.service \
+  /lib/systemd/system/segmance-stick-save.path /lib/systemd/system/segmance-stick-save.service 2>&1 \
+  | tee /tmp/verify.txt
 [ ! -s /tmp/verify.txt ] || fail "systemd-analyze verify has something to say"
 systemd-analyze security --offline=true --no-pager /lib/systemd/system/segmance.service > /share/security.txt 2>&1 || true
 score=$(sed -n 's/.*Overall exposure level for segmance.service: \([0-9.]*\).*/\1/p' /share/security.txt)

@@ -1,12 +1,12 @@
 #!/bin/bash
 # In the guest: every system test in one boot. The hardware of board/sim-vm.toml first,
 # then the SystemTests Swift target (the host-built test bundle run in place) but for the
-# daemon's tests, the USB stick check, the full-disk checks (guest/full-disk.sh, and the
-# library's DiskFullTests, which need root), the package check when $SEGMANCE_BOX_DEB names a
-# .deb, and the daemon's tests (SystemTests/Daemon): from the installed package, as user
-# segmance, with udevd giving the devices to its groups — or, with no package, as root
-# with $SEGMANCE_BOX_SEGMANCE. $SEGMANCE_BOX_FILTER (a regular expression) runs only the
-# Swift tests it matches. Ends with the line "box: N passed, N failed".
+# daemon's tests, the USB stick check, *Save to stick* through the mount helper, the full-disk
+# checks (guest/full-disk.sh, and the library's DiskFullTests, which need root), the package
+# check when $SEGMANCE_BOX_DEB names a .deb, and the daemon's tests (SystemTests/Daemon): from
+# the installed package, as user segmance, with udevd giving the devices to its groups — or,
+# with no package, as root with $SEGMANCE_BOX_SEGMANCE. $SEGMANCE_BOX_FILTER (a regular
+# expression) runs only the Swift tests it matches. Ends with the line "box: N passed, N failed".
 . "$BOX_DIR/guest/boxlib.sh"
 . "$BOX_DIR/guest/hardware.sh"
 passed=0 failed=0
@@ -53,6 +53,7 @@ check() {
 only=${SEGMANCE_BOX_FILTER:+(${SEGMANCE_BOX_FILTER})}
 swift_tests "Swift system tests" --filter "SystemTests/.*$only" --skip 'SystemTests/Daemon/'
 check "USB stick" bash "$BOX_DIR/guest/stick-test.sh"
+check "save to stick" bash "$BOX_DIR/guest/stick-save-test.sh"
 check "full disk" bash "$BOX_DIR/guest/full-disk.sh"
 # The library's own full-disk test mounts a tmpfs: it needs root, which the box has.
 swift_tests "library tests needing root" --filter 'SegmanceLibraryTests\.DiskFullTests/'
