@@ -39,8 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+// What it keeps in memory until a stop: 16 min of 48 kHz S16 stereo (FLOAT_LE: 8), a log of
+// 64 MiB (a line a period is 2 MiB for 16 min).
+static const size_t capture_capacity = (size_t)1 << 28;
+static const size_t log_capacity = (size_t)1 << 26;
 
 // Frames a "continuous" device fetches at a time (a DMA engine's burst).
 static const snd_pcm_uframes_t fine_unit = 32;
@@ -55,12 +61,16 @@ typedef struct {
     int xrun;
     int continuous;
     long pace;            // percent
-    FILE *capture, *truth;
+    FILE *capture, *truth;      // the files, written at stop, prepare and close
+    FILE *log;                  // the truth's lines, in `log_memory` until then
+    char *log_memory;
+    long log_saved;
+    unsigned char *captured;    // the frames fetched, until written out
+    size_t captured_bytes, captured_saved, captured_capacity;
     unsigned rate;
     size_t frame_bytes;
     snd_pcm_uframes_t period, buffer, avail_min;
     snd_pcm_uframes_t unit;  // frames fetched at a time: the period, or `fine_unit` (continuous)
-    char *capture_buffer, *truth_buffer;  // the files' stdio buffers, allocated at open
     unsigned char *ring;  // `buffer` frames, frame n of the stream at n % buffer
     int64_t t0;           // when the stream's first frame of this start plays
     uint64_t base;        // frames played before this start (earlier starts)
@@ -88,6 +98,26 @@ static int64_t time_of(const paced_t *p, uint64_t n) {
     return p->t0 + (int64_t)((__int128)n * 1000000000 * 100 / ((__int128)p->rate * p->pace));
 }
 
+// Keeps one fetched frame (no heap call: the memory is mapped at open, committed as used).
+static void keep(paced_t *p, const unsigned char *frame) {
+    if (p->captured_bytes + p->frame_bytes > p->captured_capacity) return;
+    memcpy(p->captured + p->captured_bytes, frame, p->frame_bytes);
+    p->captured_bytes += p->frame_bytes;
+}
+
+// Writes what was fetched and logged since the last save to the files. Called locked, never
+// while the application waits on a period (stop, prepare, close).
+static void save(paced_t *p) {
+    fwrite(p->captured + p->captured_saved, 1, p->captured_bytes - p->captured_saved, p->capture);
+    p->captured_saved = p->captured_bytes;
+    fflush(p->log);
+    long end = ftell(p->log);
+    if (end > p->log_saved) fwrite(p->log_memory + p->log_saved, 1, (size_t)(end - p->log_saved), p->truth);
+    p->log_saved = end;
+    fflush(p->capture);
+    fflush(p->truth);
+}
+
 // Fetches every period whose start has passed by `t` and moves the pointer. Called locked.
 static void advance(paced_t *p, int64_t t) {
     if (!p->running || p->xrun) return;
@@ -98,15 +128,15 @@ static void advance(paced_t *p, int64_t t) {
         uint64_t have = p->written > start ? p->written - start : 0;
         uint64_t n = have < p->unit ? have : p->unit;
         for (uint64_t i = 0; i < n; i++)
-            fwrite(p->ring + ((start + i) % p->buffer) * p->frame_bytes, p->frame_bytes, 1, p->capture);
+            keep(p, p->ring + ((start + i) % p->buffer) * p->frame_bytes);
         if (n < p->unit && !draining) {
-            fprintf(p->truth, "short %llu %llu\n", (unsigned long long)(p->base + start),
+            fprintf(p->log, "short %llu %llu\n", (unsigned long long)(p->base + start),
                     (unsigned long long)(p->unit - n));
             static const unsigned char zeros[64];
-            for (uint64_t i = n; i < p->unit; i++) fwrite(zeros, p->frame_bytes, 1, p->capture);
+            for (uint64_t i = n; i < p->unit; i++) keep(p, zeros);
             n = p->unit;
         }
-        fprintf(p->truth, "fetch %llu %lld %lld\n", (unsigned long long)(p->base + start),
+        fprintf(p->log, "fetch %llu %lld %lld\n", (unsigned long long)(p->base + start),
                 (long long)time_of(p, start), (long long)t);
         p->fetched = start + n;
         if (n == 0) break;
@@ -116,7 +146,7 @@ static void advance(paced_t *p, int64_t t) {
     if (hw > p->written || (hw == p->written && !draining && hw > p->hw)) {
         // The buffer ran dry: as a kernel driver, stop with an xrun.
         p->xrun = 1;
-        fprintf(p->truth, "xrun %llu %lld\n", (unsigned long long)(p->base + p->written), (long long)t);
+        fprintf(p->log, "xrun %llu %lld\n", (unsigned long long)(p->base + p->written), (long long)t);
         return;
     }
     p->hw = hw;
@@ -152,7 +182,7 @@ static int paced_start(snd_pcm_ioplug_t *io) {
     pthread_mutex_lock(&p->lock);
     p->t0 = now_ns();
     p->running = 1;
-    fprintf(p->truth, "start %llu %lld\n", (unsigned long long)p->base, (long long)p->t0);
+    fprintf(p->log, "start %llu %lld\n", (unsigned long long)p->base, (long long)p->t0);
     pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);
     return 0;
@@ -164,10 +194,9 @@ static int paced_stop(snd_pcm_ioplug_t *io) {
     if (p->running) {
         advance(p, now_ns());
         p->running = 0;
-        fprintf(p->truth, "stop %llu %lld\n", (unsigned long long)(p->base + p->hw), (long long)now_ns());
+        fprintf(p->log, "stop %llu %lld\n", (unsigned long long)(p->base + p->hw), (long long)now_ns());
     }
-    fflush(p->capture);
-    fflush(p->truth);
+    save(p);
     pthread_mutex_unlock(&p->lock);
     return 0;
 }
@@ -206,6 +235,7 @@ static int paced_prepare(snd_pcm_ioplug_t *io) {
     p->last_appl = 0;
     p->xrun = 0;
     p->running = 0;
+    save(p);
     uint64_t drained;
     if (read(io->poll_fd, &drained, 8) < 0) {}
     pthread_mutex_unlock(&p->lock);
@@ -264,10 +294,12 @@ static int paced_close(snd_pcm_ioplug_t *io) {
     pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);
     if (p->thread_made) pthread_join(p->thread, NULL);
-    if (p->capture) fclose(p->capture);
-    if (p->truth) fclose(p->truth);
-    free(p->capture_buffer);
-    free(p->truth_buffer);
+    save(p);
+    fclose(p->log);
+    fclose(p->capture);
+    fclose(p->truth);
+    munmap(p->captured, p->captured_capacity);
+    munmap(p->log_memory, log_capacity);
     close(io->poll_fd);
     free(p->ring);
     pthread_mutex_destroy(&p->lock);
@@ -323,20 +355,21 @@ SND_PCM_PLUGIN_DEFINE_FUNC(segpaced) {
     p->continuous = !strcmp(pointer, "continuous");
     p->capture = fopen(capture, "wb");
     p->truth = fopen(truth, "w");
-    // Buffers of their own, so that writing to them on the application's thread (its pointer
-    // calls fetch) makes no heap call there.
-    p->capture_buffer = malloc(1 << 20);
-    p->truth_buffer = malloc(1 << 16);
-    if (p->capture && p->capture_buffer) setvbuf(p->capture, p->capture_buffer, _IOFBF, 1 << 20);
-    if (p->truth && p->truth_buffer) setvbuf(p->truth, p->truth_buffer, _IOFBF, 1 << 16);
+    // Kept in memory until a stop, so that fetching on the application's thread (its pointer
+    // calls fetch) makes no heap call and writes no file there: mapped now, committed as used.
+    p->captured_capacity = capture_capacity;
+    p->captured = mmap(NULL, capture_capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    p->log_memory = mmap(NULL, log_capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    p->log = p->log_memory != MAP_FAILED ? fmemopen(p->log_memory, log_capacity, "w") : NULL;
+    if (p->log) setvbuf(p->log, NULL, _IONBF, 0);
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (!p->capture || !p->truth || fd < 0) {
+    if (!p->capture || !p->truth || !p->log || p->captured == MAP_FAILED || fd < 0) {
         SNDERR("segpaced: cannot open %s or %s", capture, truth);
         if (p->capture) fclose(p->capture);
         if (p->truth) fclose(p->truth);
         if (fd >= 0) close(fd);
         free(p);
-        return -errno;
+        return -ENOMEM;
     }
     p->io.version = SND_PCM_IOPLUG_VERSION;
     p->io.name = "segpaced: a paced test PCM";
@@ -348,6 +381,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(segpaced) {
     int err = snd_pcm_ioplug_create(&p->io, name, stream, mode);
     if (err < 0) {
         close(fd);
+        fclose(p->log);
         fclose(p->capture);
         fclose(p->truth);
         free(p);
