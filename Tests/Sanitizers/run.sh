@@ -30,17 +30,21 @@ kinds=("$@")
 #     the import worker, which limit their own address space (RLIMIT_AS, 1 GiB); a
 #     sanitizer's shadow memory cannot be mapped under that limit, so the sanitized child
 #     exits at once ("AddressSanitizer: out of memory ... Failed to mmap").
-#   RewindTests, XrunTests, LatencyBoundTests, MarkTests, PositionWatchTests, AvailMinWakeTests: paced by jackd through alsa-lib's
-#     jack plugin (MarkTests also counts heap calls). Under
+#   XrunTests, LatencyBoundTests, PositionWatchTests, AvailMinWakeTests: paced by jackd through alsa-lib's
+#     jack plugin. Under
 #     ThreadSanitizer libjack's own threads (not instrumented) end "with ignores enabled",
 #     which aborts it; under AddressSanitizer their deadlines (one period) are not met by a
 #     render thread slowed by the instrumentation. The render thread, rings and seqlocks are
 #     the same under the null and file PCMs of CommandTimingTests, LiveApplianceTests and
-#     ReplayTests, which run under both.
+#     ReplayTests, and the paced test PCM of RewindTests and StretcherHandOffTests, which run
+#     under both (the paced PCM, Tests/PacedPCM, needs no libjack and plays at a quarter pace
+#     under a sanitizer).
+#   MarkTests: judges the engine's clock against the paced PCM's in real time (a quarter pace
+#     is not the rate the engine projects at) and counts heap calls.
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
 common_skip+='|ImportWorkerLabelTests'
-common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
+common_skip+='|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
 
 # ThreadSanitizer: the tests whose threads share memory (a debug build: ThreadSanitizer
 # sees the accesses compiled in the project's modules, not copies made inside the Swift
@@ -52,6 +56,8 @@ common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTe
 # a ring or seqlock whose ordering was weakened.
 thread_filter='SPSCRingTests|SPSCRingThreadTests|PositionSeqlockTests|PlayHistorySeqlockTests|DeviceClockSeqlockTests'
 thread_filter+='|CommandTimingTests|LiveApplianceTests|ReplayTests|DaemonLoopTests|DaemonResumeTests'
+# The deep buffer's rewinds, a command during a refill, the stretchers' hand-off at a speed change.
+thread_filter+='|RewindTests|StretcherHandOffTests'
 thread_filter+='|SignalDescriptorTests|SystemdNotifierTests|ControlLineTests|DaemonStartupErrorTests'
 thread_skip=$common_skip
 
