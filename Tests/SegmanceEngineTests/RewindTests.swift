@@ -28,7 +28,7 @@ struct RewindTests {
 
     /// The heap-call probe, where one can count (a sanitizer owns malloc), and what it must say.
     static var probe: RenderThreadProbe? { PacedDevice.underSanitizer ? nil : Replay.mallocProbe }
-    static var noHeapCalls: Int { PacedDevice.underSanitizer ? -1 : 0 }
+    static var noHeapCalls: Int? { PacedDevice.underSanitizer ? nil : 0 }
 
     /// Commands sent for frames the thread has already written (2048 frames before the end
     /// of what it handed ALSA, still far ahead of the play head) are applied there by
@@ -135,7 +135,9 @@ struct RewindTests {
         // Offline: the same commands at the same frames, straight into the render function.
         let captured = try Replay.s16Samples(path)
         let total = captured.count / 2
-        #expect(total >= Int(end))
+        // A drain gives up a second past the buffer's length in real time: at a quarter pace
+        // (a sanitizer) a deep buffer's last frames are dropped, not played.
+        #expect(total >= Int(end) - (PacedDevice.underSanitizer ? periods * 1024 : 0))
         var renderer = Renderer(sampleRate: 48_000, config: engine.configuration.render)
         var floats = [Float](repeating: 0, count: total * 2)
         var offlineReports: [AudioReport] = []
