@@ -19,6 +19,8 @@
 //                                            (nominal); fetched at FETCHED
 //                   short FRAME MISSING      a fetch with MISSING frames not yet written
 //                   xrun FRAME T             the pointer passed the frames written (an underrun)
+//                   late FRAME COUNT         COUNT frames from FRAME written after the device had
+//                                            fetched them (a rewind into what it took): not played
 //                   stop FRAME T             stopped (drop or drain) after FRAME frames played
 // Options: rate 48000 (the only rate offered), pace PERCENT (100: the device plays
 // PERCENT % as fast, for sanitizer builds too slow for real time), pointer "period"|"continuous".
@@ -219,6 +221,11 @@ static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chan
     advance(p, now_ns());
     // The application pointer moves back on a rewind: follow it, signed.
     p->written += (int64_t)(io->appl_ptr - p->last_appl);
+    if (p->written < p->fetched) {
+        uint64_t over = p->fetched - p->written;
+        fprintf(p->log, "late %llu %llu\n", (unsigned long long)(p->base + p->written),
+                (unsigned long long)(over < size ? over : size));
+    }
     for (snd_pcm_uframes_t i = 0; i < size; i++)
         memcpy(p->ring + ((p->written + i) % p->buffer) * p->frame_bytes, from + i * p->frame_bytes, p->frame_bytes);
     p->written += size;

@@ -71,6 +71,9 @@ struct PacedTruth {
     /// frames written): each a stream frame.
     var shorts: [Int64] = []
     var xruns: [Int64] = []
+    /// Writes over frames the device had already fetched (a rewind into what it took): the
+    /// stream frame of each.
+    var lates: [Int64] = []
     var fetches = 0
     /// Frames a second the device played at (its rate at its pace).
     let framesPerSecond: Int64
@@ -89,6 +92,7 @@ struct PacedTruth {
             case "fetch": fetches += 1
             case "short": shorts.append(a)
             case "xrun": xruns.append(a)
+            case "late": lates.append(a)
             default: continue
             }
         }
