@@ -5,7 +5,8 @@
 set -euo pipefail
 packages=(
   pkg-config
-  libasound2-dev     # ALSA (alsa-lib)
+  libasound2-dev     # ALSA (alsa-lib); its ioplug headers build the paced test PCM (Tests/PacedPCM)
+  gcc                # tests only: builds the paced test PCM, an ALSA plugin (Tests/PacedPCM/build.sh)
   libgpiod-dev       # GPIO, libgpiod 1.6 (v1 API)
   libsndfile1-dev    # decoding WAV, FLAC, Ogg, Opus, MP3, AIFF …
   libsoxr-dev        # resampling to the output rate at import

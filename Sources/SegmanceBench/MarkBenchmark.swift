@@ -1,4 +1,5 @@
 import ALSA
+import Foundation
 import Histogram
 import MonotonicTime
 import SegmanceAudio
@@ -8,42 +9,60 @@ import Glibc
 #endif
 
 /// `marks`: how far the source frame a mark takes lies from the frame sounding at the
-/// event's time, beside the position last read (what a mark took before: the render
-/// side's position at its last period or refill).
+/// event's time, judged against a clock the engine does not own.
 ///
-/// A part whose samples encode their own frame index plays through a `type file` tap in
-/// front of `--device`, with a loop that wraps every second, seeks and a part loaded
-/// again (each a rewind with the deep buffer). `--events` events are stamped with the
-/// monotonic clock 5–20 ms apart (a poll's timeout); each is resolved at once with
-/// `RealtimeAudioEngine.heard(at:)`, and the position last read is taken with it. The
-/// truth: the frames the device's output may have been at at the event's time, by its
-/// readings before and after it (its delay read just after its pointer moved; it plays at
-/// most at the rate, less when it stalls), and the source frames the tap's file says those
-/// output frames played.
+/// The engine plays on the paced test PCM (`Tests/PacedPCM`, an ALSA I/O plugin, no server,
+/// no sound card): it plays stream frame n at t0 + n / rate on CLOCK_MONOTONIC and writes
+/// what it played (its capture) and t0 (its truth file). A part whose samples encode their
+/// own frame index plays with a loop that wraps every second, seeks and a part loaded again
+/// (each a rewind with the deep buffer). `--events` events are stamped with the monotonic
+/// clock 5–20 ms apart (a poll's timeout), each resolved at once with
+/// `RealtimeAudioEngine.heard(at:)`, with the position last read beside it.
+///
+/// Every event is judged: the device's frame at its time (from t0) and the source frame the
+/// capture says that frame played. An event whose frame is in a ramp or crossfade (mixed
+/// samples) is judged against the nearer count on either side of it, and the mixed stretch
+/// must be no longer than the render's fades. The engine's output frame at the event's time
+/// must never lead the device's (one frame of rounding; a device clock read ahead fails)
+/// and lag it by less than the device's pointer step. `--check` fails unless all of that
+/// holds, p99 ≤ 1 ms, every event placed, the device played the stream in one go (no
+/// underrun, nothing fetched before it was written) and the engine saw no xrun.
+///
+/// Options: the engine's (`--period`, `--periods`, `--rewind-guard`, `--format`, …; not
+/// `--device`: the device is the paced PCM), `--pointer period|continuous` (the device's
+/// pointer moves a period at a time, as alsa-lib's jack plugin's does, or frame by frame as
+/// a DMA engine's; the default: continuous with the deep buffer, period otherwise),
+/// `--plugin PATH` (the paced PCM's build; the default builds it into `--dir`).
 enum MarkBenchmark {
     static let rate = 48_000
 
     static func run() {
         let directory = option("dir", "/tmp/segmance-engine-bench")
         let events = Int(option("events", "1000")) ?? 1000
+        guard option("device", "") == "" else { fail("marks plays on the paced test PCM; --device is not used") }
         let configuration = EngineBenchmarks.engineConfiguration()
-        let tap = directory + "/marks-tap.raw"
-        unlink(tap)
+        let pointer = option("pointer", configuration.rewind == nil ? "period" : "continuous")
+        guard pointer == "period" || pointer == "continuous" else {
+            fail("marks: --pointer is period or continuous, not \(pointer)")
+        }
+        let plugin = option("plugin", "").isEmpty ? buildPlugin(into: directory + "/paced") : option("plugin", "")
+        let capture = directory + "/marks-capture.raw", truthPath = directory + "/marks-truth.txt"
+        unlink(capture)
+        unlink(truthPath)
         let engine: RealtimeAudioEngine
         do {
-            // The tap's private configuration reads the one `--device` is defined in.
-            let include = getenv("ALSA_CONFIG_PATH").map { "<\(String(cString: $0))>\n" } ?? "</usr/share/alsa/alsa.conf>\n"
-            let output = try PCMDevice(name: "segbench_marks_tap", definitions: include + """
-                pcm.segbench_marks_tap {
-                    type file
-                    file "\(tap)"
-                    format raw
-                    slave.pcm "\(configuration.device)"
+            let output = try PCMDevice(name: "segbench_paced", definitions: """
+                pcm_type.segpaced { lib "\(plugin)" }
+                pcm.segbench_paced {
+                    type segpaced
+                    capture "\(capture)"
+                    truth "\(truthPath)"
+                    pointer \(pointer)
                 }
                 """)
             engine = try RealtimeAudioEngine(output: output, configuration: configuration)
         } catch {
-            fail("\(error)")
+            fail("marks: the paced PCM (\(plugin)): \(error)")
         }
         let seconds = 40
         let frames = seconds * rate
@@ -65,10 +84,10 @@ enum MarkBenchmark {
             [.setLoop(start: 250_000, end: 298_000, countdownBeforeRepeat: 0)], [.clearLoop, .seek(900_000)],
         ]
         var epoch: UInt32 = 3
-        var marks: [(time: Int64, heard: Int64?, read: Int64)] = []
-        var readings: [Int64: Int64] = [:]
+        var marks: [(time: Int64, heard: Int64?, output: Int64?, read: Int64)] = []
         var generator = SystemRandomNumberGenerator()
-        while engine.framesHanded < 24_000 { waitForEngine(engine, milliseconds: 10) }
+        // Half a second played (by the engine's account: it only decides when events begin).
+        while (engine.outputFrame(at: monotonicNanoseconds()) ?? 0) < 24_000 { waitForEngine(engine, milliseconds: 10) }
         var nextCommand = engine.framesHanded + 2 * Int64(rate)
         var step = 0
         while marks.count < events {
@@ -82,78 +101,140 @@ enum MarkBenchmark {
                 nextCommand += 2 * Int64(rate)
             }
             let now = monotonicNanoseconds()
-            let heard = engine.heard(at: now)
-            let read = engine.position.frame
-            marks.append((now, heard?.sourceFrame, read))
-            for r in engine.deviceReadings() { readings[r.time] = r.frame }
+            marks.append((now, engine.heard(at: now)?.sourceFrame, engine.outputFrame(at: now), engine.position.frame))
         }
-        // What the device holds plays out, so every mark's frame is in the tap.
+        // What the device holds plays out, so every mark's frame is in the capture.
         engine.stop(drain: true)
         for line in engine.takeLog() { printError(line + "\n") }
 
-        let source = capturedSourceFrames(tap, format: engine.granted.format)
-        unlink(tap)
-        let sorted = readings.sorted { $0.key < $1.key }
-        // Between the readings r1 before T and r2 after it the frame at T lies in
-        // [max(f1, f2 - (t2 - T)·rate), min(f1 + (T - t1)·rate, f2)]: the device consumes at
-        // most `rate` frames a second, less when it stalls, never goes back.
-        func sounding(_ time: Int64) -> ClosedRange<Int64>? {
-            guard let after = sorted.firstIndex(where: { $0.key > time }), after > 0 else { return nil }
-            let (t1, f1) = sorted[after - 1], (t2, f2) = sorted[after]
-            let lo = max(f1, f2 - (t2 - time) * Int64(rate) / 1_000_000_000)
-            let hi = min(f1 + (time - t1) * Int64(rate) / 1_000_000_000, f2)
-            return min(lo, hi)...max(lo, hi)
+        let truth: PacedTruth
+        do { truth = try PacedTruth(path: truthPath) } catch { fail("\(error)") }
+        let source = capturedSourceFrames(capture, format: engine.granted.format)
+        unlink(capture)
+        unlink(truthPath)
+        func plain(_ k: Int) -> Bool {
+            k > 0 && k + 1 < source.count && source[k - 1] == source[k] - 1 && source[k + 1] == source[k] + 1
         }
-        func played(_ k: Int64) -> Int? {
-            let k = Int(k)
-            guard k > 0, k + 1 < source.count else { return nil }
-            let s = source[k]
-            return source[k - 1] == s - 1 && source[k + 1] == s + 1 ? s : nil
+        // A mixed stretch of the capture is a ramp or a crossfade (a fade-out then a fade-in at
+        // most): the counts on either side of it, carried to `k`, are what may sound there.
+        let fades = engine.configuration.render.crossfadeFrames + engine.configuration.render.rampFrames + 2
+        func candidates(around k: Int) -> [Int] {
+            var lo = k, hi = k
+            while lo > 0 && !plain(lo - 1) && k - lo <= fades { lo -= 1 }
+            while hi + 1 < source.count && !plain(hi + 1) && hi - k <= fades { hi += 1 }
+            guard hi - lo + 1 <= fades else { return [] }
+            return (lo > 0 ? [source[lo - 1] + (k - lo + 1)] : []) + (hi + 1 < source.count ? [source[hi + 1] - (hi + 1 - k)] : [])
         }
+        // The device's pointer moves a period at a time (or a frame): the engine reads it after
+        // it moved, so its clock lags the device's by less than that and never leads it.
+        let pointerStep = Int64(pointer == "period" ? engine.granted.periodFrames : 1)
+        let lagBound = pointerStep + Int64(rate / 1000)
         var heardError = Histogram<UInt64>(highestTrackableValue: 100_000_000, numberOfSignificantValueDigits: .three)
         var readError = Histogram<UInt64>(highestTrackableValue: 100_000_000, numberOfSignificantValueDigits: .three)
-        var spanWidth = Histogram<UInt64>(highestTrackableValue: 100_000_000, numberOfSignificantValueDigits: .three)
-        var unclear = 0
-        var unresolved = 0
+        var offsets: [Int64] = []
+        var mixed = 0
+        var unplaced: [String] = []
+        func us(_ frames: Int) -> UInt64 { UInt64(frames) * 1_000_000 / UInt64(rate) }
         for mark in marks {
-            guard let span = sounding(mark.time) else {
-                unclear += 1
+            guard let heard = mark.heard, let output = mark.output else {
+                unplaced.append("at \(mark.time): the engine placed no frame")
                 continue
             }
-            let truths = span.compactMap(played)
+            guard let n = truth.frame(at: mark.time), n > 0, Int(n) + 1 < source.count else {
+                unplaced.append("at \(mark.time): the device had not played it (\(source.count) frames captured)")
+                continue
+            }
+            offsets.append(output - n)
+            let truths = plain(Int(n)) ? [source[Int(n)]] : candidates(around: Int(n))
             guard !truths.isEmpty else {
-                unclear += 1
+                unplaced.append("frame \(n): mixed for longer than a ramp and a crossfade (\(fades) frames)")
                 continue
             }
-            guard let heard = mark.heard else {
-                unresolved += 1
-                continue
-            }
-            // Against the nearest frame the device may have been at; in microseconds of audio.
-            func error(_ frame: Int64) -> UInt64 {
-                UInt64(truths.map { abs(Int(frame) - $0) }.min()!) * 1_000_000 / UInt64(rate)
-            }
-            heardError.record(error(heard))
-            spanWidth.record(UInt64(span.upperBound - span.lowerBound) * 1_000_000 / UInt64(rate))
-            readError.record(error(mark.read))
+            if !plain(Int(n)) { mixed += 1 }
+            heardError.record(us(truths.map { abs(Int(heard) - $0) }.min()!))
+            readError.record(us(truths.map { abs(Int(mark.read) - $0) }.min()!))
         }
+        offsets.sort()
         func ms(_ us: UInt64) -> String { String(format2: Double(us) / 1000) }
         let scheduling = engine.configuration.rewind.map {
             "deep buffer (\(engine.granted.periodFrames) × \(engine.granted.periodCount), guard \($0.guardFrames), "
                 + "\(engine.rewindCount) rewinds)"
         } ?? "period by period (\(engine.granted.periodFrames) × \(engine.granted.periodCount))"
-        print("marks: \(heardError.totalCount) of \(events) events on \(engine.device.name), \(scheduling); "
-            + "\(unclear) in a ramp or crossfade, \(unresolved) unresolved; xruns \(engine.xrunCount)")
-        print("marks: heard at the event's time vs the frame sounding then: p50 \(ms(heardError.valueAtPercentile(50))) ms, "
-            + "p99 \(ms(heardError.valueAtPercentile(99))) ms, max \(ms(heardError.max)) ms (budget 1 ms p99)")
-        print("marks: the device's readings around an event pin the frame sounding then to a span of p50 "
-            + "\(ms(spanWidth.valueAtPercentile(50))) ms, p99 \(ms(spanWidth.valueAtPercentile(99))) ms, "
-            + "max \(ms(spanWidth.max)) ms (a mark is judged against its nearest frame)")
-        print("marks: position last read (before) vs the frame sounding: p50 \(ms(readError.valueAtPercentile(50))) ms, "
+        let played = "\(truth.starts.count) start(s), underruns at \(truth.xruns), short fetches at \(truth.shorts)"
+        print("marks: \(heardError.totalCount) of \(events) events judged on the paced PCM (\(pointer) pointer), "
+            + "\(scheduling); \(mixed) in a ramp or crossfade (judged against the count beside it), "
+            + "\(unplaced.count) unplaced; xruns \(engine.xrunCount); the device: \(played)")
+        print("marks: heard at the event's time vs the frame the device played then: p50 "
+            + "\(ms(heardError.valueAtPercentile(50))) ms, p99 \(ms(heardError.valueAtPercentile(99))) ms, "
+            + "max \(ms(heardError.max)) ms (budget 1 ms p99)")
+        print("marks: the engine's output frame − the device's, frames: min \(offsets.first ?? 0), median "
+            + "\(offsets.isEmpty ? 0 : offsets[offsets.count / 2]), max \(offsets.last ?? 0) "
+            + "(never ahead: ≤ 1; lag < \(lagBound): the pointer's step and 1 ms)")
+        print("marks: position last read (before) vs the frame played: p50 \(ms(readError.valueAtPercentile(50))) ms, "
             + "p99 \(ms(readError.valueAtPercentile(99))) ms, max \(ms(readError.max)) ms")
-        BenchBudget.require(heardError.valueAtPercentile(99) <= 1_000 && unresolved == 0,
-                            "a mark against the frame sounding: p99 \(ms(heardError.valueAtPercentile(99))) ms "
-                                + "(budget 1 ms), \(unresolved) unresolved")
+        for line in unplaced.prefix(5) { print("marks: unplaced \(line)") }
+        BenchBudget.require(heardError.totalCount == UInt64(events) && unplaced.isEmpty,
+                            "every mark judged: \(heardError.totalCount) of \(events), \(unplaced.count) unplaced")
+        BenchBudget.require(heardError.valueAtPercentile(99) <= 1_000,
+                            "a mark against the frame played: p99 \(ms(heardError.valueAtPercentile(99))) ms (budget 1 ms)")
+        BenchBudget.require(offsets.allSatisfy { $0 <= 1 && $0 > -lagBound },
+                            "the engine's clock against the device's: \(offsets.first ?? 0)…\(offsets.last ?? 0) frames "
+                                + "(budget: never ahead, behind by < \(lagBound))")
+        BenchBudget.require(truth.starts.count == 1 && truth.xruns.isEmpty && truth.shorts.isEmpty && engine.xrunCount == 0,
+                            "the stream played in one go: \(played), \(engine.xrunCount) xruns")
+    }
+
+    /// Builds the paced PCM with `Tests/PacedPCM/build.sh` (beside this source) into `out`.
+    static func buildPlugin(into out: String) -> String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() } // MarkBenchmark.swift, SegmanceBench, Sources
+        let script = url.appendingPathComponent("Tests/PacedPCM/build.sh").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script, out]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { fail("marks: \(script): \(error)") }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { fail("marks: \(script) failed (\(process.terminationStatus))") }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The paced PCM's truth file: when the stream started playing, and its faults.
+    struct PacedTruth {
+        var starts: [(frame: Int64, time: Int64)] = []
+        var shorts: [Int64] = []
+        var xruns: [Int64] = []
+
+        init(path: String) throws {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw BenchError("marks: \(path): the paced PCM wrote no truth file")
+            }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard words.count >= 3, let a = Int64(words[1]), let b = Int64(words[2]) else {
+                    throw BenchError("marks: \(path): a line that does not parse: \(line)")
+                }
+                switch words[0] {
+                case "start": starts.append((a, b))
+                case "short": shorts.append(a)
+                case "xrun": xruns.append(a)
+                default: continue
+                }
+            }
+        }
+
+        /// The stream frame the device was playing at CLOCK_MONOTONIC `time`; nil before it started.
+        func frame(at time: Int64) -> Int64? {
+            guard let start = starts.last(where: { $0.time <= time }) else { return nil }
+            return start.frame + (time - start.time) * Int64(MarkBenchmark.rate) / 1_000_000_000
+        }
+    }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// Polls the engine's wake descriptor at most `milliseconds` and drains what it reported.
@@ -165,7 +246,7 @@ enum MarkBenchmark {
 
     /// The source frame index of each captured frame (the part's samples encode it).
     static func capturedSourceFrames(_ path: String, format: PCMSampleFormat) -> [Int] {
-        guard let file = fopen(path, "rb") else { fail("marks: cannot read the tap \(path)") }
+        guard let file = fopen(path, "rb") else { fail("marks: cannot read the capture \(path)") }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

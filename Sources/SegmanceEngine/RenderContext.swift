@@ -131,6 +131,10 @@ struct RenderContext: ~Copyable {
     /// The device's period in frames: how far behind its delay may read between two moves
     /// of a pointer that moves a period at a time (alsa-lib's jack plugin).
     let devicePeriodFrames: Int64
+    /// Render thread: whether the device's pointer has only moved by whole device periods so
+    /// far, as a device's that takes each period as it starts to play (`notePointer`).
+    var pointerMovesByPeriods = true
+    var lastPointer = Int64.min
     /// The renderer's rate, for the control side (which never touches the renderer).
     let sampleRate: Int64
 
@@ -309,6 +313,14 @@ extension RenderContext {
             atomicMemoryFence(ordering: .acquiring)
             if spanSequence.load(ordering: .relaxed) == s1 { return found }
         }
+    }
+
+    /// Render thread: the device's pointer read (the frame it has played through, as
+    /// `written - delay`). One move by less than a device period, and it is not a device that
+    /// takes a period at a time.
+    mutating func notePointer(_ pointer: Int64) {
+        if lastPointer != .min && (pointer &- lastPointer) % devicePeriodFrames != 0 { pointerMovesByPeriods = false }
+        lastPointer = pointer
     }
 
     /// Render thread, right after `snd_pcm_delay` said `delay` with `written` frames handed

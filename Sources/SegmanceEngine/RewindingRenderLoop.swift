@@ -141,6 +141,7 @@ enum RewindingRenderLoop {
                 delay = 0
             } else {
                 c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: false)
+                c.pointee.notePointer(clock &- Int64(delay))
             }
             c.pointee.delayFrames.store(delay, ordering: .relaxed)
             c.pointee.publishHistory()
@@ -198,7 +199,21 @@ enum RewindingRenderLoop {
         // The earliest frame that may change: the one playing now plus the guard.
         // A command that starts a stretched stream needs more time for its first chunk.
         let guardFrames = c.pointee.rewindGuardFrames &+ c.pointee.renderer.stretchGuardFramesInPlace(before: first.command.command)
-        let earliest = max(clock &- Int64(rewindable) &+ Int64(guardFrames), settledFloor)
+        let pointer = clock &- Int64(rewindable)
+        c.pointee.notePointer(pointer)
+        var earliest = pointer &+ Int64(guardFrames)
+        if c.pointee.pointerMovesByPeriods {
+            // A device whose pointer moves a period at a time took the period from `pointer`
+            // as it started to play, and takes the next as that starts: a rewind lands on a
+            // period it has not taken, one whose start is a guard or more away from the frame
+            // playing now (the device's clock, projected).
+            let period = c.pointee.devicePeriodFrames
+            let anchored = c.pointee.anchorT == 0 ? pointer
+                : c.pointee.anchorF &+ (monotonicNanoseconds() &- c.pointee.anchorT) &* c.pointee.sampleRate / 1_000_000_000
+            let ahead = max(pointer, anchored) &+ Int64(guardFrames) &- pointer
+            earliest = pointer &+ max(1, (ahead &+ period &- 1) / period) &* period
+        }
+        earliest = max(earliest, settledFloor)
         var target = (earliest &+ chunk &- 1) / chunk &* chunk
         if lastApplied != Int64.min { target = max(target, lastApplied / chunk &* chunk &+ chunk) }
         if first.frame != QueuedCommand.nextBoundary { target = max(target, first.frame / chunk &* chunk) }

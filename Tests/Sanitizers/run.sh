@@ -25,7 +25,7 @@ kinds=("$@")
 common_skip='MallocCounterTests|noAllocationOnTheRenderThread|fileCaptureEqualsTheTwinsWAVSampleForSample|theStretchersAreMadeAtTheFirstSpeedChange|SpokenReplayTests'
 common_skip+='|FFmpegDecoderTests|MacStickImportTests|ImportProcessTests|ImportWorkerLimitsTests|HostileStickDaemon'
 common_skip+='|ImportWorkerLabelTests'
-common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
+common_skip+='|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMinWakeTests'
 
 # ThreadSanitizer: the tests whose threads share memory (a debug build: ThreadSanitizer
 # sees the accesses compiled in the project's modules, not copies made inside the Swift
@@ -37,6 +37,8 @@ common_skip+='|RewindTests|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTe
 # a ring or seqlock whose ordering was weakened.
 thread_filter='SPSCRingTests|SPSCRingThreadTests|PositionSeqlockTests|PlayHistorySeqlockTests|DeviceClockSeqlockTests'
 thread_filter+='|CommandTimingTests|LiveApplianceTests|ReplayTests|DaemonLoopTests|DaemonResumeTests'
+# The deep buffer's rewinds, a command during a refill, the stretchers' hand-off at a speed change.
+thread_filter+='|RewindTests|StretcherHandOffTests'
 thread_filter+='|SignalDescriptorTests|SystemdNotifierTests|ControlLineTests|DaemonStartupErrorTests'
 thread_skip=$common_skip
 
@@ -55,9 +57,10 @@ for name in FFmpegDecoderTests MacStickImportTests ImportProcessTests ImportWork
             ImportWorkerLabelTests; do
   why[$name]="starts the FFmpeg helper or the import worker, which limit their address space (RLIMIT_AS, 1 GiB); the sanitized child cannot map its shadow memory under it and exits at once"
 done
-for name in RewindTests XrunTests LatencyBoundTests MarkTests PositionWatchTests AvailMinWakeTests; do
+for name in XrunTests LatencyBoundTests PositionWatchTests AvailMinWakeTests; do
   why[$name]="paced by jackd through alsa-lib's jack plugin: libjack's uninstrumented threads abort ThreadSanitizer; under AddressSanitizer the slowed render thread misses the one-period deadlines"
 done
+why[MarkTests]="judges the engine's clock against the paced test PCM's in real time (under a sanitizer it plays at a quarter pace, not the rate the engine projects at) and counts heap calls"
 why[ResidencyTests]="asserts how many kilobytes of media are resident; AddressSanitizer's shadow memory and quarantine change that"
 
 # Lists the tests of FILTER that SKIP leaves out, each with its reason; returns 1 when one

@@ -83,7 +83,7 @@ struct XrunTests {
     func aDeviceThatStopsConsumingDoesNotHoldUpADrainingStop(deepBuffer: Bool) throws {
         let run = try PacedRun("frozen", seconds: 10)
         defer { run.close() }
-        let jack = run.jack
+        let jack = try #require(run.jack)
         let configuration = deepBuffer
             ? EngineConfiguration(periodFrames: 1024, periods: 8, realtimePriority: 50, lockMemory: false,
                                   rewind: RewindTests.rewind)

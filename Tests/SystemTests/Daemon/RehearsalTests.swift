@@ -93,6 +93,28 @@ extension SystemTests {
             shown = try lcd.expectScreen("part 2 counting in", timeout: 10, after: shown.index) { $0 == readyIn(3, "Verse") }
             shown = try lcd.expectScreen("part 2 playing", timeout: 10, after: shown.index) { $0[0] == "▶ 2/3 Verse     " }
 
+            // The loop from the capture alone (no twin, no daemon frame), once its third pass
+            // has played: its period, its seam back to A crossfaded, and pass 1 sounding A and
+            // B where LOOP went down, by the kernel's timestamps of those edges and the
+            // loopback card's capture pointer.
+            do {
+                let period = rig.profile.audio.periodFrames, jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
+                let loops = zip(rig.controls, stimuli).filter { $0.0.action == "press loop" }
+                try #require(loops.count == 2, "\(rig.controls)")
+                let rate = Int64(rig.profile.audio.rate)
+                let heardA = try #require(Self.soundingAtHeardEdge(loops[0].0, loops[0].1, rate: rate))
+                let heardB = try #require(Self.soundingAtHeardEdge(loops[1].0, loops[1].1, rate: rate))
+                let loop = try LoopSeam.measure(capture: capture.samples(), heardA: heardA, heardB: heardB,
+                                                tolerance: Int64(period * rig.profile.audio.periods))
+                print("rehearsal: the loop from the capture: period \(loop.period) frames, pass 1 sounded A "
+                    + "\(loop.a - heardA) and B \(loop.b - heardB) frames from LOOP's edges, the seam crossfaded over "
+                    + "\(loop.crossfade) frames")
+                let near = Int64(period) + jiffy
+                #expect(abs(loop.a - heardA) <= near && abs(loop.b - heardB) <= near,
+                        "A \(loop.a - heardA), B \(loop.b - heardB) frames from LOOP's edges (period \(period), step \(jiffy))")
+                #expect((Self.rampFrames - 2)...(Self.rampFrames + 1) ~= Int(loop.crossfade), "crossfade \(loop.crossfade)")
+            }
+
             // One detent clockwise: a second forward.
             shown = try lcd.expectScreen("0:01 into part 2", timeout: 10, after: shown.index, clock("0:01"))
             control(try panel.turn(clockwise: true))
@@ -179,22 +201,15 @@ extension SystemTests {
             // The twin, on the same controls where their edges and the daemon's frames put them.
             let controls = rig.controls
             try #require(stimuli.count == controls.count, "\(stimuli.count) stimuli for \(controls.count) controls logged")
-            // What sounded at the kernel's timestamp of the edge each control that acts where
-            // heard heard the music at (LOOP going down, a detent's last step): the capture
-            // pointer read just before that edge was made, moved on by the time from the read
-            // to the kernel's timestamp.
+            // What sounded at each heard edge's kernel timestamp (`soundingAtHeardEdge`).
             let rate = Int64(rig.profile.audio.rate)
-            let heardEdges = zip(controls, stimuli).map { control, played -> Int64? in
-                guard control.actsWhereHeard, let instant = control.edgeInstant else { return nil }
-                let turn = control.action.hasPrefix("turn")
-                guard let pointers = turn ? played.pointers : played.downPointers else { return nil }
-                return pointers.captureFrame + (instant - (turn ? played.edge : played.downRead)) * rate / 1_000_000_000
-            }
+            let heardEdges = zip(controls, stimuli).map { Self.soundingAtHeardEdge($0, $1, rate: rate) }
+            let period = rig.profile.audio.periodFrames
+            let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
             let edges = TwinScenario.Edges(captureOnset: Int64(firstTick),
                                            renderedThrough: stimuli.map { $0.pointers?.renderedThrough },
                                            renderedThroughAfter: stimuli.map { $0.pointersAfter?.renderedThrough },
                                            soundingAtHeardEdge: heardEdges)
-            let period = rig.profile.audio.periodFrames
             let scenario = TwinScenario(countdownSeconds: 3,
                                         kinds: .init(devicePeriodFrames: period, rampFrames: Self.rampFrames))
             let placement = try scenario.place(controls, edges: edges)
@@ -219,13 +234,25 @@ extension SystemTests {
             // pointers: exact); and for LOOP and a detent, the frame it heard within a
             // period and the step the capture pointer moves in (a jiffy: 4 ms at HZ=250) of
             // what it says was sounding at the kernel's timestamp of its heard edge.
-            let jiffy = Int64(rig.profile.audio.rate * 4 / 1000)
             let agreement = EdgeAgreement(records: controls, placement: placement, edges: edges,
                                           comparison: result, tolerance: Int64(period), heardTolerance: Int64(period) + jiffy)
             print("rehearsal: the daemon's frame minus its edge's, per control: \(agreement.summary) "
                 + "(period \(period), pointer step \(jiffy))")
             #expect(agreement.failures.isEmpty, "\(agreement.failures.joined(separator: "\n"))")
         }
+    }
+}
+
+extension SystemTests.Daemon {
+    /// The capture frame sounding at the kernel's timestamp of the edge a control that acts
+    /// where heard heard the music at (LOOP going down, a detent's last step): the capture
+    /// pointer read just before that edge was made, moved on by the time from the read to
+    /// the timestamp. Nil for other controls.
+    static func soundingAtHeardEdge(_ control: ControlRecord, _ played: SimulatedPanel.Played, rate: Int64) -> Int64? {
+        guard control.actsWhereHeard, let instant = control.edgeInstant else { return nil }
+        let turn = control.action.hasPrefix("turn")
+        guard let pointers = turn ? played.pointers : played.downPointers else { return nil }
+        return pointers.captureFrame + (instant - (turn ? played.edge : played.downRead)) * rate / 1_000_000_000
     }
 }
 
