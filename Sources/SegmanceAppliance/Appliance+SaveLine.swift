@@ -57,7 +57,8 @@ extension Appliance {
         if let loop = part.savedLoop { words.append("loop \(loop.a)-\(loop.b)") }
         for named in part.loops { words.append("named \(quoted(named.name)) \(named.loop.a)-\(named.loop.b)") }
         for move in part.moves {
-            words.append("move \(quoted(move.type.name)) \(quoted(move.name)) at \(move.cue.map(String.init) ?? "none")")
+            let cue = move.cue.map(String.init) ?? "none"
+            words.append("move \(quoted(move.type.name)) \(quoted(move.name)) at \(cue)")
         }
         return words.joined(separator: " ")
     }
