@@ -40,9 +40,26 @@ extension Appliance {
             return "loop \"\(routine)\" part \(part + 1) the stick's again"
         case .parts(let routine, let parts):
             let moves = parts.reduce(0) { $0 + $1.moves.count }, loops = parts.reduce(0) { $0 + $1.loops.count }
-            return "parts \"\(routine)\" made on the box: \(parts.count) parts, \(moves) moves, \(loops) named loops"
+            return "parts \"\(routine)\" made on the box: \(parts.count) parts, \(moves) moves, \(loops) named loops: "
+                + parts.map(describe).joined(separator: "; ")
         case .newRoutine(let title, let songs):
             return "new routine \"\(title)\" of \(songs.count) songs"
         }
+    }
+
+    /// A part made on the box as its save line gives it, in frames: `"Title" AUDIO cut FROM-TO`
+    /// (or `whole LENGTH`), then its loop in force, its named loops and its moves, so that a
+    /// reader of the journal knows every value the save wrote (Tests/System/power_log.py).
+    static func describe(_ part: Part) -> String {
+        func quoted(_ text: String) -> String { String(reflecting: text) }
+        var words = [quoted(part.title), part.audio.id]
+        words.append(part.range.map { "cut \($0.lowerBound)-\($0.upperBound)" } ?? "whole \(part.length)")
+        if let loop = part.savedLoop { words.append("loop \(loop.a)-\(loop.b)") }
+        for named in part.loops { words.append("named \(quoted(named.name)) \(named.loop.a)-\(named.loop.b)") }
+        for move in part.moves {
+            let cue = move.cue.map(String.init) ?? "none"
+            words.append("move \(quoted(move.type.name)) \(quoted(move.name)) at \(cue)")
+        }
+        return words.joined(separator: " ")
     }
 }

@@ -282,6 +282,50 @@ import Glibc
         #expect(try library.settings()?.volume == 55)
         #expect(try library.resume()?.partTitle == "Count")
     }
+
+    /// A save of the parts made on the box logs every value it writes — each part's title,
+    /// audio, cut, loop in force, named loops and moves, in frames — so that the power-cut
+    /// run can judge a cut library's parts by the journal (Tests/System/power_log.py).
+    @Test func withLogsSavesAPartsSaveNamesEveryValueItWrites() throws {
+        let stick = try stick()
+        let library = try Library(directory: try temp.make("library"))
+        #expect(Importer(library: library).run(stick) { _ in }.added == 1)
+        var configuration = Appliance.Configuration()
+        configuration.settings.countdown = 0
+        configuration.settings.loopSnap = .off
+        let appliance = try Appliance(configuration, library: library)
+        let log = CollectedLines()
+        appliance.log = { log.lines.append($0) }
+        appliance.logsSaves = true
+        appliance.send(.encoderTurned(5))   // paused: to 0:05
+        appliance.send(.editRequested(.split))
+        appliance.send(.encoderTurned(2))   // 0:02 of the second piece
+        appliance.send(.buttonPressed(.loop))
+        appliance.send(.encoderTurned(1))
+        appliance.send(.buttonPressed(.loop))
+        appliance.send(.editRequested(.nameLoop("Intro")))
+        appliance.send(.editRequested(.addMove("Spin", at: 24_000)))
+        appliance.send(.editRequested(.rename("Chorus")))
+        let audio = try #require(library.storedRoutines().first?.routine.parts.first?.audio.id)
+        let head = "saved: parts \"Counting\" made on the box: 2 parts,"
+        let first = "\"Count\" \(audio) cut 0-240000; "
+        let loop = "loop 96000-144000 named \"Intro\" 96000-144000"
+        #expect(log.lines.filter { $0.hasPrefix("saved: parts") } == [
+            head + " 0 moves, 0 named loops: " + first + "\"Count 2\" \(audio) cut 240000-1440000",
+            head + " 0 moves, 1 named loops: " + first + "\"Count 2\" \(audio) cut 240000-1440000 " + loop,
+            head + " 1 moves, 1 named loops: " + first + "\"Count 2\" \(audio) cut 240000-1440000 " + loop
+                + " move \"Spin\" \"Spin\" at 24000",
+            head + " 1 moves, 1 named loops: " + first + "\"Chorus\" \(audio) cut 240000-1440000 " + loop
+                + " move \"Spin\" \"Spin\" at 24000",
+        ])
+        // What the line says is what the library holds.
+        let parts = try #require(library.storedRoutines().first?.routine.parts)
+        #expect(parts.map(\.title) == ["Count", "Chorus"])
+        #expect(parts.map(\.range) == [0..<240_000, 240_000..<1_440_000])
+        #expect(parts[1].savedLoop == ABLoop(a: 96_000, b: 144_000))
+        #expect(parts[1].loops == [NamedLoop(name: "Intro", loop: ABLoop(a: 96_000, b: 144_000))])
+        #expect(parts[1].moves.map(\.cue) == [24_000])
+    }
 }
 
 /// Log lines an appliance's closure appends to.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Power cuts under the library: Tests/System/power-cut.sh N [SEED]
 # One boot of the box imports, re-imports, removes and saves (settings, resume point, the
-# daemon's own saves: volume, the 30 s resume save, an A-B loop) into a library on a disk
+# daemon's own saves: volume, the 30 s resume save, an A-B loop; its menu's making on the box:
+# a split, a move and a named loop added, a part renamed) into a library on a disk
 # under the kernel's dm-log-writes, which records every write and flush the disk was given;
 # the host then rebuilds N crash states from that log (at flush points, and between them
 # with unflushed writes lost) and checks each one: fsck clean, `segmance library check`

@@ -19,13 +19,16 @@ half at random points between with a random subset kept. Each state must be:
 - a whole library: `segmance library check` exits 0 (its recovery of a cut import's
   leftovers is not damage), each routine absent or one version byte for byte (the host's
   reference imports), the media files the reference's bytes;
-- holding, for each thing saved (a routine, the settings, the resume point, a part's loop),
-  the value last acknowledged before that point, or one of an operation under way there.
+- holding, for each thing saved (a routine, the settings, the resume point, a part's loop,
+  the parts made on the box with their named loops and moves), the value last acknowledged
+  before that point, or one of an operation under way there.
 
-The run fails when a phase acknowledged nothing or the daemon never made its 30 s resume
-save. Ends with "N crash states, D damaged"; exit status 1 when D > 0.
+The run fails when a phase or a kind of save (each edit made on the box: a split, a move
+added, a named loop added, a rename) acknowledged nothing or the daemon never made its 30 s
+resume save. Ends with "N crash states, D damaged"; exit status 1 when D > 0.
 """
 import bisect, json, os, random, re, shutil, struct, subprocess, sys, tempfile, time
+from decimal import Decimal, ROUND_HALF_UP
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -39,7 +42,9 @@ RATE = 48_000
 DISK_MB = 64
 LOG_MB = 1024
 PIECE = 4096
-PHASES = ("import", "settings", "reimport", "remove", "daemon")
+PHASES = ("import", "settings", "reimport", "remove", "daemon", "making")
+# Parts a routine may have once the box split it (the loops of each are judged).
+MAX_PARTS = 8
 
 # dm-log-writes' log (drivers/md/dm-log-writes.c): a super block, then per entry a header
 # block (sector, nr_sectors, flags, data_len; a mark's name inline) and its data.
@@ -89,6 +94,9 @@ class SaveKind:
     parse: Callable[[str], list]
     # (library as found) -> {key: value} for every key of this kind, None where absent.
     found: Callable[[dict], dict]
+    # An edit of the box's parts (old, new) -> whether the save made it: a kind that must be
+    # acknowledged by a save of that edit, not by any save of its keys.
+    edit: Optional[Callable[[list, list], bool]] = None
 
 
 def parse_cli_settings(line):
@@ -122,7 +130,13 @@ def loop_key(routine, part):
 
 
 def ms(seconds):
-    return round(seconds * 1000)
+    """Milliseconds as `library list --json` rounds them (Swift's `rounded()`: ties away from zero)."""
+    return int(Decimal(seconds * 1000).quantize(Decimal(1), ROUND_HALF_UP))
+
+
+def shown_seconds(frames):
+    """Frames as `library list --json` shows them: seconds, to the millisecond."""
+    return ms(frames / RATE) / 1000
 
 
 def parse_daemon_loop(line):
@@ -139,11 +153,14 @@ def parse_routines(line):
     if m := re.match(r"op import ([ab])$", line):
         return [(t, m.group(1), False) for t in TITLES]
     if m := re.match(r"import ([ab]): (\w+): (added|replaced|unchanged)$", line):
-        return [(m.group(2), m.group(1), True)]
+        # A changed stick's parts play: the box's go to a routine of their own.
+        kept = [] if m.group(3) == "unchanged" else [(parts_key(m.group(2)), None, True)]
+        return [(m.group(2), m.group(1), True)] + kept
     if m := re.match(r"(op|ack) remove(?:d)? (\w+)$", line):
         # The resume point and the part's loops go with their routine.
         acked, title = m.group(1) == "ack", m.group(2)
-        gone = [(title, None, acked)] + [(loop_key(title, p), None, acked) for p in (1, 2, 3)]
+        gone = [(title, None, acked), (parts_key(title), None, acked)]
+        gone += [(loop_key(title, p), None, acked) for p in range(1, MAX_PARTS + 1)]
         return gone + ([("resume", None, acked)] if title == TITLES[0] else [])
     return []
 
@@ -164,12 +181,107 @@ def found_loops(lib):
     out = {}
     for title in TITLES:
         entry = lib["routines"].get(title)
-        for p in (1, 2, 3):
+        for p in range(1, MAX_PARTS + 1):
             loop = None
             if entry and p <= len(entry.get("parts", [])) and entry["parts"][p - 1].get("loop"):
                 loop = (ms(entry["parts"][p - 1]["loop"]["a"]), ms(entry["parts"][p - 1]["loop"]["b"]))
             out[loop_key(title, p)] = loop
     return out
+
+
+# ---- The box's parts (docs/controls.md, "Making on the box") ----------------------------
+# A routine's parts made on the box, as compared: per part (title, audio, ("cut", from, to,
+# frames) or ("whole", frames), its named loops (name, A, B in frames), its moves (type,
+# name, cue in seconds as listed)); None while the stick's parts play. The loop in force of
+# each part is a loop key of its own (found_loops), which a save of the parts sets too.
+
+def parts_key(routine):
+    return f"box parts {routine}"
+
+
+# Where the stick's parts equal a value, the routine has no parts of the box's to show:
+# filled by main() from the reference imports, {title: [parts of stick a, of stick b]}.
+STICK_PARTS = {}
+
+
+def listed_parts(entry):
+    """A `library list --json` entry's parts as compared."""
+    out = []
+    for part in entry.get("parts", []):
+        span = ("whole", part["frames"]) if part.get("from") is None \
+            else ("cut", part["from"], part["to"], part["frames"])
+        out.append((part["title"], part["audio"], span,
+                    tuple((n["name"], n["aFrame"], n["bFrame"]) for n in part.get("loops", [])),
+                    tuple((m["type"], m["name"], m.get("at")) for m in part.get("moves", []))))
+    return out
+
+
+TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|;|[^\s;]+')
+
+
+def saved_parts(text):
+    """The parts of the daemon's `parts "R" made on the box: …: PART; PART` (Appliance.describe):
+    [(part as compared, its loop in force in ms or None)]."""
+    parts, tokens = [], TOKEN.findall(text)
+    while tokens:
+        title, audio, how = json.loads(tokens[0]), tokens[1], tokens[2]
+        a, b = map(int, tokens[3].split("-")) if how == "cut" else (0, int(tokens[3]))
+        span = ("cut", shown_seconds(a), shown_seconds(b), b - a) if how == "cut" else ("whole", b)
+        loop, named, moves, i = None, [], [], 4
+        while i < len(tokens) and tokens[i] != ";":
+            if tokens[i] == "loop":
+                x, y = map(int, tokens[i + 1].split("-"))
+                loop, i = (ms(x / RATE), ms(y / RATE)), i + 2
+            elif tokens[i] == "named":
+                x, y = map(int, tokens[i + 2].split("-"))
+                named.append((json.loads(tokens[i + 1]), x, y))
+                i += 3
+            elif tokens[i] == "move":
+                cue = None if tokens[i + 4] == "none" else shown_seconds(int(tokens[i + 4]))
+                moves.append((json.loads(tokens[i + 1]), json.loads(tokens[i + 2]), cue))
+                i += 5
+            else:
+                raise ValueError(f"power-log: a part's save line I cannot read at {tokens[i]!r}: {text}")
+        parts.append(((title, audio, span, tuple(named), tuple(moves)), loop))
+        tokens = tokens[i + 1:]
+    return parts
+
+
+def parse_daemon_parts(line):
+    m = re.match(r"(saving|saved): parts \"(.*?)\" made on the box: \d+ parts, \d+ moves, \d+ named loops: (.*)$", line)
+    if not m:
+        return []
+    routine, acked, parts = m.group(2), m.group(1) == "saved", saved_parts(m.group(3))
+    value = [p for p, _ in parts]
+    said = [(parts_key(routine), None if value in STICK_PARTS.get(routine, []) else value, acked)]
+    return said + [(loop_key(routine, p), parts[p - 1][1] if p <= len(parts) else None, acked)
+                   for p in range(1, MAX_PARTS + 1)]
+
+
+def found_parts(lib):
+    return {parts_key(t): lib["boxParts"].get(t) for t in TITLES}
+
+
+def split_made(old, new):
+    """One part became two adjacent cuts of its audio, the first keeping its title."""
+    return len(new) == len(old) + 1 and any(
+        old[:i] == new[:i] and old[i + 1:] == new[i + 2:] and new[i][0] == old[i][0]
+        and new[i][1] == new[i + 1][1] == old[i][1] and new[i][2][0] == new[i + 1][2][0] == "cut"
+        and new[i][2][2] == new[i + 1][2][1] for i in range(len(old)))
+
+
+def one_part_changed(old, new, field):
+    """The same parts but one, whose `field` (3 named loops, 4 moves) grew by one item."""
+    if len(old) != len(new):
+        return False
+    changed = [(o, n) for o, n in zip(old, new) if o != n]
+    return len(changed) == 1 and len(changed[0][1][field]) == len(changed[0][0][field]) + 1 \
+        and changed[0][0][:field] == changed[0][1][:field]
+
+
+def renamed(old, new):
+    changed = [(o, n) for o, n in zip(old, new) if o != n]
+    return len(old) == len(new) and len(changed) == 1 and changed[0][0][1:] == changed[0][1][1:]
 
 
 SAVE_KINDS = [
@@ -179,6 +291,10 @@ SAVE_KINDS = [
     SaveKind("settings (daemon)", parse_daemon_settings, found_settings),
     SaveKind("resume (daemon)", parse_daemon_resume, found_resume),
     SaveKind("loops (daemon)", parse_daemon_loop, found_loops),
+    SaveKind("parts split (daemon)", parse_daemon_parts, found_parts, split_made),
+    SaveKind("move added (daemon)", parse_daemon_parts, found_parts, lambda o, n: one_part_changed(o, n, 4)),
+    SaveKind("named loop added (daemon)", parse_daemon_parts, found_parts, lambda o, n: one_part_changed(o, n, 3)),
+    SaveKind("part renamed (daemon)", parse_daemon_parts, found_parts, renamed),
     # ADD A SAVE KIND HERE
 ]
 # ------------------------------------------------------------------------------------------
@@ -190,7 +306,7 @@ def events_of(console):
     for line in console:
         if m := re.match(r"\[cut\] ([LD]\d+) (.*)$", line):
             text = m.group(2)
-            said = [s for kind in SAVE_KINDS for s in kind.parse(text)]
+            said = [s for parse in dict.fromkeys(kind.parse for kind in SAVE_KINDS) for s in parse(text)]
             events[m.group(1)] = (text, said)
     return events
 
@@ -234,6 +350,25 @@ def normalized(entry):
     return entry
 
 
+def stick_version(title, entry, refs):
+    """The stick (a or b) whose import the routine is: its rows equal the reference's, or it
+    plays parts made on the box of that import's audio (the parts themselves are judged as a
+    save: found_parts)."""
+    if title not in TITLES:
+        return "?"
+    for s in "ab":
+        if normalized(refs[(title, s)]) == normalized(entry):
+            return s
+    def fields(e):
+        return {k: v for k, v in e.items() if k not in ("parts", "seconds")}
+    for s in "ab":
+        ref = refs[(title, s)]
+        if fields(ref) == fields(entry) and entry.get("parts") \
+                and {p["audio"] for p in entry["parts"]} <= {p["audio"] for p in ref["parts"]}:
+            return s
+    return "?"
+
+
 def examine(image, mnt, refs, ref_media):
     """Problems of the file system and library in `image` (changed: it is a scratch copy),
     and the library as found."""
@@ -247,7 +382,7 @@ def examine(image, mnt, refs, ref_media):
         return problems + [f"mount: {mounted.stderr.strip()}"], None
     try:
         lib = f"{mnt}/library"
-        found = {"routines": {}, "versions": {}, "settings": None, "resume": None}
+        found = {"routines": {}, "versions": {}, "boxParts": {}, "settings": None, "resume": None}
         if not os.path.exists(f"{lib}/library.sqlite"):
             return problems, found   # before the first import's database reached the disk
         check = run([SEGMANCE, "library", "check", "--library", lib])
@@ -265,9 +400,10 @@ def examine(image, mnt, refs, ref_media):
         for entry in found["list"]:
             title = entry.get("title")
             found["routines"][title] = entry
-            version = next((s for s in "ab" if normalized(refs[(title, s)]) == normalized(entry)), "?") \
-                if title in TITLES else "?"
+            version = stick_version(title, entry, refs)
             found["versions"][title] = version
+            if version != "?" and normalized(refs[(title, version)]) != normalized(entry):
+                found["boxParts"][title] = listed_parts(entry)
             if version == "?":
                 problems.append(f"routine {title!r}: neither version's rows: {json.dumps(entry)[:300]}")
         media = f"{lib}/media"
@@ -316,6 +452,8 @@ def main():
         if name.startswith("reference-"):
             shutil.rmtree(f"{work}/{name}")
     refs, ref_media = power_cut.reference(work)
+    for title in TITLES:
+        STICK_PARTS[title] = [listed_parts(refs[(title, s)]) for s in "ab"]
     if not reuse:
         for path, mb in ((disk, DISK_MB), (log_disk, LOG_MB)):
             with open(path, "wb") as f:
@@ -351,14 +489,28 @@ def main():
           f"{len(timeline)} marked lines", flush=True)
 
     # Every phase and every kind of save acknowledged something; the daemon made its 30 s resume save.
+    # An edit's kind counts when an acknowledged save of a routine's box parts made that edit
+    # of the parts acknowledged before (the stick's while none were).
     phase, acks, kinds = None, {p: 0 for p in PHASES}, {kind.name: 0 for kind in SAVE_KINDS}
+    acked = {}
     for _, text, said in timeline:
         if text.startswith("phase "):
             phase = text.split()[1]
         elif phase in acks and any(ack for _, _, ack in said):
             acks[phase] += 1
         for kind in SAVE_KINDS:
-            kinds[kind.name] += any(ack for _, _, ack in kind.parse(text))
+            saves = [(key, value) for key, value, ack in kind.parse(text) if ack]
+            if kind.edit is None:
+                kinds[kind.name] += bool(saves)
+                continue
+            for key, value in saves:
+                if key.startswith("box parts "):
+                    title = key[len("box parts "):]
+                    stick = STICK_PARTS[title][0 if acked.get(title, "a") == "a" else 1]
+                    kinds[kind.name] += kind.edit(acked.get(key) or stick, value or stick)
+        for key, value, ack in said:
+            if ack:
+                acked[key] = value
     # Saved while playing, 30 s after the save at the part's start (the loop and pause come after 32 s).
     thirty = [t for _, t, _ in timeline if (m := re.match(r"saved: resume .* frame (\d+)$", t))
               and 30 * RATE <= int(m.group(1)) < 31 * RATE]

@@ -14,7 +14,10 @@
 #   remove    each routine removed, then stick a imported again
 #   daemon    the resume point set to Alpha's 40 s part; the daemon (`segmance run`) on the
 #             simulated panel: the volume (settings), PLAY for 33 s (the 30 s resume save), an
-#             A-B loop marked and cleared with LOOP (loop saves), PLAY (pause: the place), SIGTERM
+#             A-B loop marked and cleared with LOOP (loop saves), PLAY (pause: the place)
+#   making    the same daemon, making on the box through its menu (docs/controls.md): PREV and
+#             PLAY (the part from its start), Split here, Add move (Dance), an A-B loop, Name
+#             loop (Intro), Name part (Chorus), each a save of the routine's parts; SIGTERM
 set -u
 seg=$SEGMANCE_CUT_BIN work=$SEGMANCE_CUT_WORK
 lib=/mnt/cut/library
@@ -82,6 +85,43 @@ daemon() {   # the daemon's saves; its log lines marked by a reader of their own
   heard() {   # heard REGEX: the daemon logged a control line matching it within 10 s
     box_wait 10 "the daemon's \"$1\"" grep -q "^control: $1" /run/cut/daemon.out || exit 1
   }
+  lines() { grep -c "$1" /run/cut/daemon.out; }
+  # once REGEX CMD…: CMD, then the daemon's next line matching REGEX (one more than before).
+  once() {
+    local re=$1 before
+    shift
+    before=$(lines "$re")
+    "$@"
+    box_wait 10 "the daemon's next \"$re\"" more "$re" "$before" || exit 1
+  }
+  more() { [ "$(lines "$1")" -gt "$2" ]; }   # more REGEX N: more than N lines match
+  ccw() {   # one detent counter-clockwise: B leads A
+    pull 6 pull-down; wait_s 0.01; pull 5 pull-down; wait_s 0.01; pull 6 pull-up; wait_s 0.01; pull 5 pull-up
+  }
+  push() { once "^control: press select" tap 4; }
+  # entry BACK: the menu opened and its cursor on the entry BACK rows above its last; each
+  # slow detent must count one (logged "turn -1"), the fast ones only push the cursor to the end.
+  entry() {
+    local i
+    push
+    for ((i = 0; i < 26; i++)); do detent; wait_s 0.01; done   # 26 rows: at least to the last
+    for ((i = 0; i < $1; i++)); do wait_s 0.1; once "^control: turn -1 " ccw; done
+  }
+  # saved_parts EDIT N: the daemon's "saved: parts" line after N of them (the edit's save).
+  saved_parts() { box_wait 10 "the daemon's \"saved: parts\" after $1" more "^saved: parts" "$2" || exit 1; }
+  making() {   # each edit pushed through the menu while the part plays, each save awaited
+    local n
+    once "^control: press prev" tap 1        # PREV: the part from its start (paused)
+    once "^control: press play" tap 0; sleep 2   # PLAY: it plays (no count-in)
+    n=$(lines "^saved: parts"); entry 8; push; saved_parts split "$n"              # Split here
+    n=$(lines "^saved: parts"); entry 2; push; push; saved_parts "a move" "$n"     # Add move, Dance
+    once "^control: press loop" tap 3; sleep 1; once "^control: press loop" tap 3; sleep 1   # an A-B loop
+    n=$(lines "^saved: parts"); entry 3; push; push; saved_parts "a named loop" "$n"   # Name loop, Intro
+    n=$(lines "^saved: parts"); entry 6; push                                       # Name part: Intro…
+    wait_s 0.1; once "^control: turn +1 " detent; wait_s 0.1; once "^control: turn +1 " detent
+    push; saved_parts "a rename" "$n"                                                # …Chorus
+    ! grep -q "^control: turn -[2-9]" /run/cut/daemon.out || { echo "power-log: a slow detent counted twice"; exit 1; }
+  }
   . "$BOX_DIR/guest/hardware.sh"
   box_gpio_sim && box_i2c_stub && box_sound || exit 1
   mkdir -p /run/cut/media
@@ -121,6 +161,8 @@ CONFIG
   tap 3; sleep 1.5                          # LOOP: B (the loop saved)
   tap 3; sleep 1                            # LOOP: cleared (saved)
   tap 0; sleep 2                            # PLAY: paused (the place saved)
+  say "phase making"
+  making
   kill -TERM "$(cat /run/cut/daemon.pid)"
   wait "$reader"
   grep -q "^daemon exited 0$" /run/cut/daemon.out || { echo "power-log: the daemon failed"; exit 1; }
