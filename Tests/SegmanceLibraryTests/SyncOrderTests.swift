@@ -69,7 +69,8 @@ import Testing
 
     /// `PID name(arguments) = result` as strace -f prints it; nil for other lines.
     static func call(_ line: Substring) -> Call? {
-        let words = line.drop { $0 != " " }.dropFirst()
+        // strace pads the PID column ("1697  fsync(" but "31697 fsync(").
+        let words = line.drop { $0 != " " }.drop { $0 == " " }
         guard let open = words.firstIndex(of: "("), let equals = words.range(of: ") = ", options: .backwards) else {
             return nil
         }
