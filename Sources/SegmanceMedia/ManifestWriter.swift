@@ -1,4 +1,5 @@
 import SegmanceCore
+import TOML
 
 /// Writes a routine as a `routine.toml` that `Manifest` reads back to the same routine:
 /// titles, cuts, the loop in force, named loops, moves, tempo and "1", speed. Times are
@@ -111,27 +112,8 @@ public enum ManifestWriter {
         return text
     }
 
-    /// A TOML basic string.
-    public static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16, uppercase: true)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A TOML basic string (TOML's own escaping).
+    public static func quote(_ text: String) -> String { TOMLValue.quoted(text) }
 
     private static func loopFields(_ loop: ABLoop, rate: Int) -> String {
         "a = \(quote(time(loop.a, rate: rate))), b = \(quote(time(loop.b, rate: rate)))"

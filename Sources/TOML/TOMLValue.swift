@@ -62,7 +62,7 @@ extension TOMLValue: CustomStringConvertible {
     }
 
     /// `text` as a TOML basic string, with escapes where needed.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
