@@ -37,9 +37,11 @@ import Testing
         inputs.key("event0", code: 48, down: true)   // KEY_B: the encoder's push
         inputs.key("event0", code: 48, down: false)
         #expect(screen.wait { $0.contains(">Routines") }, "\(screen.lines.suffix(3))")
-        for _ in 0..<Menu.Item.allCases.firstIndex(of: .saveToStick)! {
+        // One detent at a time, each waited for on the LCD (its cursor moves), until the last item.
+        for _ in Menu.Item.allCases where !(screen.lines.last ?? "").contains(">Save to stick") {
+            let drawn = screen.lines.count
             inputs.turn("event0", by: 1)
-            usleep(150_000)
+            #expect(screen.wait { _ in screen.lines.count > drawn }, "\(screen.lines.suffix(3))")
         }
         #expect(screen.wait { $0.contains(">Save to stick") }, "\(screen.lines.suffix(3))")
         inputs.key("event0", code: 48, down: true)
