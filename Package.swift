@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // Real kernel objects: threads, eventfd, signalfd, pidfd, timerfd, pagemap, directories.
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "CMallocCounter"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),

@@ -36,6 +36,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// True when the file system is out of space or over a size limit.
     public var isDiskFull: Bool { code == ENOSPC || code == EFBIG || code == EDQUOT }
 
+    /// "function(subject): message", e.g. "open(/stick/a.wav): No such file or directory".
     public var description: String { "\(function)(\(subject)): \(message)" }
 
     /// The same failure with `note` in place of the strerror text.
