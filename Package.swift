@@ -22,8 +22,10 @@ let package = Package(
     targets: [
         // The pure core: rules of the appliance. Standard library only.
         .target(name: "SegmanceCore"),
-        // The one clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
-        .target(name: "MonotonicTime"),
+        // What the kernel gives, wrapped once: SystemError, EINTR-retrying calls, threads,
+        // eventfd, signalfd, pidfd, timerfd, sleeping, memory locking, directories, and the one
+        // clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
+        .target(name: "LinuxSystem", dependencies: ["CLinuxSystem"]),
         // Pure input decoding: edges -> presses / detents -> core events.
         .target(name: "SegmanceControls", dependencies: ["SegmanceCore"]),
         // Pure screen: state -> character frame.
@@ -49,26 +51,26 @@ let package = Package(
         // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
                        providers: [.apt(["librubberband-dev"])]),
-        .target(name: "SndFile", dependencies: ["CSndFile"]),
+        .target(name: "SndFile", dependencies: ["CSndFile", "LinuxSystem"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
-        .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
-        .target(name: "GPIOD", dependencies: ["CGPIOD"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "LinuxSystem"]),
+        .target(name: "ALSA", dependencies: ["CALSA", "LinuxSystem"]),
+        .target(name: "GPIOD", dependencies: ["CGPIOD", "LinuxSystem"]),
         .target(name: "Aubio", dependencies: ["CAubio"]),
         .target(name: "RubberBand", dependencies: ["CRubberBand"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
-        .target(name: "LinuxInput"),
+        .target(name: "LinuxInput", dependencies: ["LinuxSystem"]),
         .systemLibrary(name: "CLinuxI2C"),
-        .target(name: "LinuxI2C", dependencies: ["CLinuxI2C"]),
+        .target(name: "LinuxI2C", dependencies: ["CLinuxI2C", "LinuxSystem"]),
         // Character displays: HD44780 over a PCF8574 I2C backpack, an LCDproc client.
-        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "SegmanceScreen"]),
+        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "LinuxSystem", "SegmanceScreen"]),
 
         // A TOML parser for untrusted text (a stick's routine.toml): an error, never a trap,
         // on any input; bounded size and nesting. Standard library only.
         .target(name: "TOML"),
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio",
+            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio", "LinuxSystem",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
@@ -78,20 +80,20 @@ let package = Package(
         .target(name: "CSHA256"),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceMedia", "LinuxSystem", "CSHA256",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary",
+            "SegmanceMedia", "SegmanceLibrary", "LinuxSystem",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
         .target(name: "SegmanceTwin", dependencies: [
             "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "ALSA",
+            "SegmanceMedia", "SegmanceLibrary", "ALSA", "LinuxSystem",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
@@ -101,11 +103,11 @@ let package = Package(
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine", "MonotonicTime",
+            "SegmanceEngine", "LinuxSystem",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "CThreadSanitizer", "MonotonicTime",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "CThreadSanitizer", "LinuxSystem",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
@@ -113,13 +115,13 @@ let package = Package(
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
             "SegmanceBoard",
-            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
+            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "LinuxSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "LinuxSystem", "RubberBand",
             // The speed benchmark counts the render thread's heap calls (issue 12).
             "CMallocCounter",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -130,6 +132,8 @@ let package = Package(
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        // Real kernel objects: threads, eventfd, signalfd, pidfd, timerfd, pagemap, directories.
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "CMallocCounter"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),
@@ -142,17 +146,17 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "CLinuxSystem",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "LinuxSystem", "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "LinuxSystem",
             "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
