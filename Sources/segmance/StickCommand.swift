@@ -77,7 +77,9 @@ struct Stick: ParsableCommand {
             }
             let routines = content.routines.map { RoutineReport($0, source: nil, rate: rate) }
             if json {
-                try printJSON(Output(stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init),
+                try printJSON(
+                    Output(
+                        stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init),
                                      notes: content.notes.map(ProblemReport.init)))
             } else {
                 let count = content.problems.count
