@@ -32,7 +32,7 @@ enum BenchBudget {
     nonisolated(unsafe) private static var figures: [BenchFigure] = []
     /// The figures of the sections finished so far in this run, by section.
     nonisolated(unsafe) private static var sections: [(name: String, figures: [BenchFigure])] = []
-    nonisolated(unsafe) private static let loadAtStart = loadAverage()
+    private static let loadAtStart = loadAverage()
 
     /// Notes the load average at the start of the run (the figures file gives it).
     static func begin() { _ = loadAtStart }

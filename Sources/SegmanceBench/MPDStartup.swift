@@ -64,7 +64,8 @@ enum MPDStartup {
         var line = [CChar](repeating: 0, count: 256)
         guard fgets(&line, Int32(line.count), pipe) != nil else { return nil }
         // "Music Player Daemon 0.23.12 (0.23.12)"
-        return String(cString: line).split(separator: " ").dropFirst(3).first.map(String.init)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: " ").dropFirst(3).first.map(String.init)
     }
 
     /// Connects to `path` as soon as MPD listens (retried every 0.2 ms) and reads its first
