@@ -2,7 +2,7 @@ import ALSA
 import Testing
 @testable import SegmanceEngine
 
-@Suite struct EngineConfigurationTests {
+@Suite(.tags(.integration)) struct EngineConfigurationTests {
     init() { EngineTestEnvironment.prepare() }
 
     @Test func theBoardProfilesAudioTableMapsOnto() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `PCMDevice(name:definitions:)`: a PCM defined in private configuration text, without
 /// touching alsa-lib's global configuration.
-@Suite struct PrivatePCMTests {
+@Suite(.tags(.integration)) struct PrivatePCMTests {
     @Test func aPrivatelyDefinedPCMOpensAndStaysPrivate() throws {
         let device = try PCMDevice(name: "segtest_private", definitions: "pcm.segtest_private { type null }")
         let granted = try device.configure(PCMConfiguration())

@@ -8,7 +8,7 @@ import SndFile
 import Testing
 
 /// Imports of real folders with generated audio into real SQLite libraries.
-@Suite struct ImporterTests {
+@Suite(.tags(.integration)) struct ImporterTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 

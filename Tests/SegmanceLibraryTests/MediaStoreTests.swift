@@ -3,7 +3,7 @@ import SegmanceLibrary
 import SegmanceTestSupport
 import Testing
 
-@Suite struct MediaStoreTests {
+@Suite(.tags(.integration)) struct MediaStoreTests {
     let temp = TempDirs()
 
     private func store() throws -> MediaStore {
