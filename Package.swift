@@ -45,7 +45,7 @@ let package = Package(
         // aubio's beat tracker, at import only: its header (types); the library is opened at
         // run time by the Aubio target (dlopen), so nothing links or loads it before an import.
         .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
-        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
+        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see docs/speed.md.
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
                        providers: [.apt(["librubberband-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile"]),

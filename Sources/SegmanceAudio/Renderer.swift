@@ -140,7 +140,7 @@ public struct Renderer: ~Copyable {
         historyStorage.deallocate()
     }
 
-    /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
+    /// The stretcher engine: Rubber Band R3 with its short window (docs/speed.md).
     public static let stretchEngine = TimeStretcher.Engine.r3Short
 
     /// The stretch voices `config` asks for (0...8).
