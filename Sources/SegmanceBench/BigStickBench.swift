@@ -46,9 +46,8 @@ enum BigStickBench {
 
     static func run() {
         let dir = option("dir", "/tmp/segmance-bench-big-stick-\(getpid())")
-        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "segmance"
-        ).path
+        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("segmance").path
         let binary = option("segmance", sibling)
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             fail("no segmance binary at \(binary) (build it: swift build -c release, or --segmance PATH)")
@@ -131,7 +130,7 @@ enum BigStickBench {
                         "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included), best "
                             + "of \(importRuns)",
                     figure: "\(Int(speed))x real time", budget: "≥ \(Int(importBudget))x", met: speed >= importBudget,
-                                           peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
+                    peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
         }
         if let daemon = daemonImport(binary: binary, dir: dir, sources: sources) {
             print(
@@ -155,7 +154,7 @@ enum BigStickBench {
                             + "\(formats.count) / after",
                     figure:
                         "\(format(daemon.restMB, 1)) / \(format(daemon.peakMB, 1)) / \(format(daemon.afterMB, 1)) MB",
-                                           budget: "≤ \(Int(memoryBudgetMB)) MB", met: daemon.peakMB <= memoryBudgetMB))
+                    budget: "≤ \(Int(memoryBudgetMB)) MB", met: daemon.peakMB <= memoryBudgetMB))
             BenchBudget.record(BenchFigure(what: "big stick: the import worker (child process), peak resident (VmHWM)",
                                            figure: "\(format(daemon.workerPeakMB, 1)) MB", budget: "", met: nil))
         } else {

@@ -58,8 +58,8 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
               + "identical re-import \(format(againWall)) s")
         let figure = BenchFigure(
             what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
-                                 budget: "≥ \(Int(budget))x", met: speed >= budget,
-                                 peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x")
+            budget: "≥ \(Int(budget))x", met: speed >= budget,
+            peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x")
         BenchBudget.record(figure)
     }
 }

@@ -277,7 +277,7 @@ func benchDaemonReady(binary: String, library: String, dir: String) {
         BenchFigure(
             what: "start to ready, the daemon cold (exec to READY=1), 200 routines (median of \(runs.count))",
             figure: "\(format(median, 1)) ms", budget: "≤ \(Int(readyBudgetMS)) ms", met: median <= readyBudgetMS,
-                                   peer: mpd.map { "MPD \(format($0.medianMS, 1)) ms (empty database)" } ?? ""))
+            peer: mpd.map { "MPD \(format($0.medianMS, 1)) ms (empty database)" } ?? ""))
     if mpd == nil && BenchBudget.checking {
         BenchBudget.require(false, "the peer of start to ready (MPD) was not measured: \(MPDStartup.missing)")
     }

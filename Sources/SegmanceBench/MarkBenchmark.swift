@@ -180,10 +180,10 @@ enum MarkBenchmark {
             "a mark against the frame played: p99 \(ms(heardError.valueAtPercentile(99))) ms (budget 1 ms)")
         BenchBudget.require(offsets.allSatisfy { $0 <= 1 && $0 > -lagBound },
             "the engine's clock against the device's: \(offsets.first ?? 0)…\(offsets.last ?? 0) frames "
-                                + "(budget: never ahead, behind by < \(lagBound))")
+                + "(budget: never ahead, behind by < \(lagBound))")
         BenchBudget.require(
             truth.starts.count == 1 && truth.xruns.isEmpty && truth.shorts.isEmpty && engine.xrunCount == 0,
-                            "the stream played in one go: \(played), \(engine.xrunCount) xruns")
+            "the stream played in one go: \(played), \(engine.xrunCount) xruns")
     }
 
     /// Builds the paced PCM with `Tests/PacedPCM/build.sh` (beside this source) into `out`.

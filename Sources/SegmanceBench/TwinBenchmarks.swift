@@ -45,7 +45,7 @@ func twinBenchmarks() {
                 figure:
                     "\(Int(audioSeconds / cpu))x real time per CPU second, "
                         + "\(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per period",
-                                       budget: "", met: nil))
+                budget: "", met: nil))
         print(
             "render: \(Int(audioSeconds)) s of audio (A-B loop, countdown before each repeat) in "
                 + "\(String(format: "%.3f", cpu)) CPU s = \(Int(audioSeconds / cpu))x real time per CPU second; "
@@ -132,9 +132,8 @@ func libraryBenchmarks() {
     }
     benchSHA256()
     benchImportPerFormat(dir: dir)
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-        "segmance"
-    ).path
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("segmance").path
     benchStartToReady(dir: dir, binary: FileManager.default.isExecutableFile(atPath: binary) ? binary : nil)
     _ = system("rm -rf '\(dir)'")
 }

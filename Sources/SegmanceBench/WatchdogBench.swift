@@ -58,7 +58,7 @@ func benchWatchdog(binary: String, fd: Int32, socketPath: String, dir: String) {
             what: "watchdog: longest gap between READY=1 and WATCHDOG=1 pings (WATCHDOG_USEC from segmance.service)",
             figure: "\(format(longest, 2)) s",
             budget: "≤ \(format(budget, 2)) s (WatchdogSec=\(format(watchdog, 0)) s / 2 + 10 %)",
-                                   met: longest <= budget))
+            met: longest <= budget))
 }
 
 /// deploy/segmance.service in the source tree this benchmark was built from.

@@ -185,8 +185,8 @@ public struct BoardProfile: Equatable, Sendable {
         audio = Audio(
             device: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "device", prefix: "audio.") }
                 ?? "default",
-                      rate: try aInt("rate", 48_000), periodFrames: try aInt("period_frames", 128),
-                      periods: try aInt("periods", 3),
+            rate: try aInt("rate", 48_000), periodFrames: try aInt("period_frames", 128),
+            periods: try aInt("periods", 3),
             format: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "format", prefix: "audio.") }
                 ?? "S16_LE",
             rewindGuardFrames: try a.flatMap { t throws(BoardProfileError) in

@@ -79,10 +79,10 @@ struct RoutineReport: Codable {
                            : part.stickLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
                                                           at: $0.cue.map(seconds)) },
-                loops: part.loops.map {
-                    NamedLoopReport(
-                        name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
-                                                               aFrame: $0.loop.a, bFrame: $0.loop.b) },
+                       loops: part.loops.map {
+                           NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
+                                           aFrame: $0.loop.a, bFrame: $0.loop.b)
+                       },
                        speed: part.speed,
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
                                                         one: seconds($0.one), origin: $0.origin.rawValue) })

@@ -80,7 +80,7 @@ struct Stick: ParsableCommand {
                 try printJSON(
                     Output(
                         stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init),
-                                     notes: content.notes.map(ProblemReport.init)))
+                        notes: content.notes.map(ProblemReport.init)))
             } else {
                 let count = content.problems.count
                 Console.out("Stick \(directory): \(routines.count) routine\(routines.count == 1 ? "" : "s") to import, "
