@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Segmance",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "segmance", targets: ["segmance"]),
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
@@ -48,7 +47,7 @@ let package = Package(
         // aubio's beat tracker, at import only: its header (types); the library is opened at
         // run time by the Aubio target (dlopen), so nothing links or loads it before an import.
         .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
-        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
+        // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see docs/speed.md.
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
                        providers: [.apt(["librubberband-dev"])]),
         .target(name: "SndFile", dependencies: ["CSndFile", "LinuxSystem"]),
@@ -175,5 +174,15 @@ let package = Package(
             "GPIOD", "SegmanceInput", "SegmanceControls", "SegmanceCore", "SegmanceBoard", "SegmanceScreen",
             "LinuxI2C", "LinuxInput", "CharacterDisplay", "ALSA", "BoxSupport", "SndFile", "SegmanceTestSupport",
         ]),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )
+
+// The project's own targets build with every warning an error (the dependencies' targets are
+// not in this list and keep their own settings). The C targets are held to the same.
+let ownSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+let ownCSettings: [CSetting] = [.unsafeFlags(["-Werror"])]
+for target in package.targets where target.type != .system && target.type != .binary {
+    target.swiftSettings = (target.swiftSettings ?? []) + ownSwiftSettings
+    target.cSettings = (target.cSettings ?? []) + ownCSettings
+}

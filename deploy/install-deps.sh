@@ -12,7 +12,7 @@ packages=(
   libsoxr-dev        # resampling to the output rate at import
   libaubio-dev       # aubio's beat tracker: a part's beat grid, detected at import
   espeak-ng          # spoken counts (rendered once, cached; the .deb recommends it); the tests' speech samples
-  librubberband-dev  # time-stretching, pitch kept (speed 50–150 %); GPL-2+: see README "Speed"
+  librubberband-dev  # time-stretching, pitch kept (speed 50–150 %); GPL-2+: see docs/speed.md
   libavformat-dev    # FFmpeg: MP4/M4A/MOV, Matroska/WebM, ASF containers (AAC, ALAC, a video's sound, WMA)
   libavcodec-dev     # FFmpeg: their audio decoders
   libavutil-dev      # FFmpeg: its utilities (errors, channel layouts)

@@ -15,7 +15,8 @@ struct AubioLibrary: @unchecked Sendable {
     typealias TempoValue = @convention(c) (OpaquePointer?) -> Float
     typealias NewVector = @convention(c) (UInt32) -> UnsafeMutablePointer<fvec_t>?
     typealias DeleteVector = @convention(c) (UnsafeMutablePointer<fvec_t>?) -> Void
-    typealias SetLogFunction = @convention(c) (Int32, aubio_log_function_t?, UnsafeMutableRawPointer?) -> aubio_log_function_t?
+    typealias SetLogFunction =
+        @convention(c) (Int32, aubio_log_function_t?, UnsafeMutableRawPointer?) -> aubio_log_function_t?
 
     /// The shared object Debian's libaubio5 installs.
     static let soname = "libaubio.so.5"
@@ -35,7 +36,8 @@ struct AubioLibrary: @unchecked Sendable {
 
     private init() throws(AubioError) {
         guard let handle = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw AubioError(function: "dlopen", message: dlerror().map { String(cString: $0) } ?? "cannot open \(Self.soname)")
+            throw AubioError(
+                function: "dlopen", message: dlerror().map { String(cString: $0) } ?? "cannot open \(Self.soname)")
         }
         func symbol<T>(_ name: String, _ type: T.Type) throws(AubioError) -> T {
             guard let found = dlsym(handle, name) else {

@@ -105,9 +105,12 @@ public final class LCDprocClient: CharacterDisplay {
             try request("widget_set segmance r\(r + 1) 1 \(r + 1) {\(String(decoding: bytes, as: UTF8.self))}")
             shownRows[r] = bytes
         }
-        guard digits.map(\.column) != shownDigits.map(\.column) || digits.map(\.digit) != shownDigits.map(\.digit) else { return }
+        guard digits.map(\.column) != shownDigits.map(\.column) || digits.map(\.digit) != shownDigits.map(\.digit)
+        else { return }
         for i in digits.count..<max(digits.count, shownDigits.count) { try request("widget_del segmance n\(i + 1)") }
-        for i in shownDigits.count..<max(shownDigits.count, digits.count) { try request("widget_add segmance n\(i + 1) num") }
+        for i in shownDigits.count..<max(shownDigits.count, digits.count) {
+            try request("widget_add segmance n\(i + 1) num")
+        }
         for (i, d) in digits.enumerated() { try request("widget_set segmance n\(i + 1) \(d.column + 1) \(d.digit)") }
         shownDigits = digits
     }
@@ -139,7 +142,9 @@ public final class LCDprocClient: CharacterDisplay {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw LCDprocError("write to LCDd at \(host):\(port): \(SystemError.text(errno))") }
+            guard n > 0 else {
+                throw LCDprocError("write to LCDd at \(host):\(port): \(SystemError.text(errno))")
+            }
             sent += n
         }
     }

@@ -42,7 +42,9 @@ public final class SampleConverter {
         }
         code = swr_alloc_set_opts2(&context, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(sampleRate),
                                    &inputLayout, AVSampleFormat(inputFormat), inputRate, 0, nil)
-        guard code >= 0, context != nil else { throw FFmpegError(code: code, function: "swr_alloc_set_opts2", path: path) }
+        guard code >= 0, context != nil else {
+            throw FFmpegError(code: code, function: "swr_alloc_set_opts2", path: path)
+        }
         code = swr_init(context)
         guard code >= 0 else { throw FFmpegError(code: code, function: "swr_init", path: path) }
     }

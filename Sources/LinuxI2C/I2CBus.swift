@@ -13,7 +13,8 @@ public struct I2CError: Error, Equatable, CustomStringConvertible {
     /// Buses that do exist, listed when the one asked for is missing.
     public var available: [String]
 
-    public init(operation: String, path: String, address: UInt8, errno: Int32, reason: String, available: [String] = []) {
+    public init(operation: String, path: String, address: UInt8, errno: Int32, reason: String, available: [String] = [])
+    {
         self.operation = operation
         self.path = path
         self.address = address

@@ -188,8 +188,10 @@ public enum InputCodes {
 
     private static let keyCodes = Dictionary(keys.map { ($0.name, $0.code) }, uniquingKeysWith: { first, _ in first })
     private static let keyNames = Dictionary(keys.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
-    private static let axisCodes = Dictionary(relativeAxes.map { ($0.name, $0.code) }, uniquingKeysWith: { first, _ in first })
-    private static let axisNames = Dictionary(relativeAxes.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+    private static let axisCodes = Dictionary(
+        relativeAxes.map { ($0.name, $0.code) }, uniquingKeysWith: { first, _ in first })
+    private static let axisNames = Dictionary(
+        relativeAxes.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
 
     /// The code of a key: `KEY_SPACE`, `space` (the prefix and case are optional), `BTN_LEFT`,
     /// or a number (`57`, `0x39`).

@@ -93,7 +93,8 @@ public final class TimeStretcher {
 
         /// Moves up to `frames` ready frames out, deinterleaved; returns how many.
         @inline(__always)
-        public func retrieve(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+        public func retrieve(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> Int
+        {
             var channels: (UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) = (left, right)
             return withUnsafeMutablePointer(to: &channels) { p in
                 p.withMemoryRebound(to: UnsafeMutablePointer<Float>?.self, capacity: 2) {

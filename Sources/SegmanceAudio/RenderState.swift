@@ -441,7 +441,8 @@ struct RenderState {
             } else {
                 accented = remaining == 0
             }
-            let number = countdown.firstCount > 0 ? (countdown.firstCount &- 1 &+ countdown.index) % 8 &+ 1 : remaining &+ 1
+            let number =
+                countdown.firstCount > 0 ? (countdown.firstCount &- 1 &+ countdown.index) % 8 &+ 1 : remaining &+ 1
             if let word = words.word(number) {
                 tick = spokenCount(word.0, length: word.1)
             } else {

@@ -43,10 +43,10 @@ import SegmanceCore
 /// - **loop** [A, E): the frame after E-1 is A's audio, crossfaded: frame i < X is
 ///   `a[A+i]·(i/X) + a[E+i]·(1 - i/X)` (0 past the part's end), then exactly `a[A+i]`;
 ///   reported `looped`. A loop set after the main voice passed E (by d frames, d less than
-///   the loop's length) wraps at once, crossfaded, to A + d. With `countdownBeforeRepeat` n > 0: at E the audio ramps out
-///   (from E), `looped` is reported, then a countdown of n ticks with t0 = that frame
-///   and a start at A as for `play`. With a pause P > 0 frames the same, with t0 = E's
-///   frame + P: exactly P frames of silence (besides the ramp-out) before the ticks, or
+///   the loop's length) wraps at once, crossfaded, to A + d. With `countdownBeforeRepeat`
+///   n > 0: at E the audio ramps out (from E), `looped` is reported, then a countdown of n
+///   ticks with t0 = that frame and a start at A as for `play`. With a pause P > 0 frames
+///   the same, with t0 = E's frame + P: exactly P frames of silence (besides the ramp-out) before the ticks, or
 ///   before A's audio when n == 0. With `passes` m > 0: the pass that reaches E for the
 ///   m-th time does not wrap: the audio ramps out from E, the position is A, reported
 ///   `loopFinished`. Passes count from 1 at `setLoop` and `stop`.
@@ -140,7 +140,7 @@ public struct Renderer: ~Copyable {
         historyStorage.deallocate()
     }
 
-    /// The stretcher engine: Rubber Band R3 with its short window (README, "Speed").
+    /// The stretcher engine: Rubber Band R3 with its short window (docs/speed.md).
     public static let stretchEngine = TimeStretcher.Engine.r3Short
 
     /// The stretch voices `config` asks for (0...8).

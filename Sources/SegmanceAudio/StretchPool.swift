@@ -363,7 +363,8 @@ public final class StretchStorage: @unchecked Sendable {
         // Slot i starts on stretcher i (each slot's own first, then a free one).
         for i in 0..<pool.engineCount {
             for speed: Int32 in [50, 150, 75] {
-                pool.start(i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
+                pool.start(
+                    i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
                            clock: 0)
                 _ = pool.frame(i, Int64(noiseFrames) * Int64(speed) / 100)
             }

@@ -32,7 +32,7 @@ enum BenchBudget {
     nonisolated(unsafe) private static var figures: [BenchFigure] = []
     /// The figures of the sections finished so far in this run, by section.
     nonisolated(unsafe) private static var sections: [(name: String, figures: [BenchFigure])] = []
-    nonisolated(unsafe) private static let loadAtStart = loadAverage()
+    private static let loadAtStart = loadAverage()
 
     /// Notes the load average at the start of the run (the figures file gives it).
     static func begin() { _ = loadAtStart }
@@ -61,14 +61,19 @@ enum BenchBudget {
         if !budgeted.isEmpty {
             print("budgets:")
             for f in budgeted {
-                print("  \(f.met! ? "ok    " : "MISSED") \(f.what): \(f.figure)\(f.budget.isEmpty ? "" : " (budget \(f.budget))")"
+                print(
+                    "  \(f.met! ? "ok    " : "MISSED") \(f.what): "
+                        + "\(f.figure)\(f.budget.isEmpty ? "" : " (budget \(f.budget))")"
                       + (f.peer.isEmpty ? "" : "; \(f.peer)")
-                      + (f.met == false ? f.knownMiss.map { " [known miss: \($0.why)\($0.withinBound ? "" : "; past its bound")]" } ?? "" : ""))
+                        + (f.met == false
+                            ? f.knownMiss.map { " [known miss: \($0.why)\($0.withinBound ? "" : "; past its bound")]" }
+                                ?? "" : ""))
             }
         }
         if !figuresFile.isEmpty {
             for section in sections {
-                FiguresFile(path: figuresFile).replace(section: section.name, with: table(section.name, section.figures))
+                FiguresFile(path: figuresFile).replace(
+                    section: section.name, with: table(section.name, section.figures))
             }
         }
         guard checking else { return }
@@ -76,16 +81,21 @@ enum BenchBudget {
         let known = budgeted.filter { $0.met == false && !$0.fails }
         if missed.isEmpty {
             print(known.isEmpty ? "check: every budget met"
-                  : "check: every budget met but \(known.count) known miss\(known.count == 1 ? "" : "es"), within their bounds: "
+                    : "check: every budget met but \(known.count) known miss\(known.count == 1 ? "" : "es"), within "
+                      + "their bounds: "
                     + known.map(\.what).joined(separator: "; "))
         } else {
-            fail("budgets missed:\n" + missed.map { "  \($0.what): \($0.figure) (budget \($0.budget))" }.joined(separator: "\n"))
+            fail(
+                "budgets missed:\n"
+                    + missed.map { "  \($0.what): \($0.figure) (budget \($0.budget))" }.joined(separator: "\n"))
         }
     }
 
     /// This run's figures as the figures file shows them.
     private static func table(_ section: String, _ figures: [BenchFigure]) -> String {
-        var text = "Written by `\(section) --write-figures` on \(utcDate()) (\(ProcessInfo.processInfo.activeProcessorCount) cores, "
+        var text =
+            "Written by `\(section) --write-figures` on \(utcDate()) (\(ProcessInfo.processInfo.activeProcessorCount) "
+                + "cores, "
             + "load average \(loadAtStart) at the start, \(loadAverage()) at the end).\n\n"
         text += "| what | figure | budget | peer, same run | met |\n|---|---|---|---|---|\n"
         for f in figures {

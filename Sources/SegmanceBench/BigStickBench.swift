@@ -47,7 +47,8 @@ enum BigStickBench {
 
     static func run() {
         let dir = option("dir", "/tmp/segmance-bench-big-stick-\(getpid())")
-        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path
+        let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("segmance").path
         let binary = option("segmance", sibling)
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             fail("no segmance binary at \(binary) (build it: swift build -c release, or --segmance PATH)")
@@ -85,9 +86,12 @@ enum BigStickBench {
         print("  scan as the daemon does when it appears (StickScanner), best of 5: \(format(scan * 1000, 1)) ms "
               + "(budget \(Int(scanBudget * 1000)) ms); peers: find \(format(findTime * 1000, 1)) ms "
               + "(a process), readdir + lstat walk \(format(walkTime * 1000, 1)) ms (in process)")
-        BenchBudget.record(BenchFigure(what: "big stick: scan of \(routines) routines, \(files) files (StickScanner), best of 5",
-                                       figure: "\(format(scan * 1000, 1)) ms", budget: "≤ \(Int(scanBudget * 1000)) ms", met: scan <= scanBudget,
-                                       peer: "find \(format(findTime * 1000, 1)) ms, readdir + lstat walk \(format(walkTime * 1000, 1)) ms"))
+        BenchBudget.record(
+            BenchFigure(
+                what: "big stick: scan of \(routines) routines, \(files) files (StickScanner), best of 5",
+                figure: "\(format(scan * 1000, 1)) ms", budget: "≤ \(Int(scanBudget * 1000)) ms",
+                met: scan <= scanBudget,
+                peer: "find \(format(findTime * 1000, 1)) ms, readdir + lstat walk \(format(walkTime * 1000, 1)) ms"))
 
         print("  import, one routine a format (a \(partSeconds) s stereo part), `segmance import` into a fresh library "
               + "(\(binary)):")
@@ -115,30 +119,51 @@ enum BigStickBench {
             precondition(list.status == 0, "segmance library list exited \(list.status)")
             let speed = Double(partSeconds) / run.wall
             let pad = String(repeating: " ", count: max(0, 20 - f.name.count))
-            print("    \(f.name):\(pad) \(Int(speed))x real time (\(format(run.wall, 2)) s wall; budget \(Int(importBudget))x), "
-                  + "libsndfile decode alone \(Int(Double(partSeconds) / decode))x; peak RSS \(format(run.peakMB, 1)) MB, "
+            print(
+                "    \(f.name):\(pad) \(Int(speed))x real time (\(format(run.wall, 2)) s wall; budget "
+                    + "\(Int(importBudget))x), "
+                    + "libsndfile decode alone \(Int(Double(partSeconds) / decode))x; peak RSS "
+                    + "\(format(run.peakMB, 1)) MB, "
                   + "the same binary listing the library \(format(list.peakMB, 1)) MB")
-            BenchBudget.record(BenchFigure(what: "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included), best of \(importRuns)",
-                                           figure: "\(Int(speed))x real time", budget: "≥ \(Int(importBudget))x", met: speed >= importBudget,
-                                           peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
+            BenchBudget.record(
+                BenchFigure(
+                    what:
+                        "big stick: `segmance import` \(f.name), \(partSeconds) s part (process start included), best "
+                            + "of \(importRuns)",
+                    figure: "\(Int(speed))x real time", budget: "≥ \(Int(importBudget))x", met: speed >= importBudget,
+                    peer: "libsndfile decode alone \(Int(Double(partSeconds) / decode))x"))
         }
         if let daemon = daemonImport(binary: binary, dir: dir, sources: sources) {
-            print("  the daemon importing all \(formats.count) (`segmance run`, auto import, the folder bind-mounted under its media "
+            print(
+                "  the daemon importing all \(formats.count) (`segmance run`, auto import, the folder bind-mounted "
+                    + "under its media "
                   + "root as the mount helper mounts a stick): resident \(format(daemon.restMB, 1)) MB at rest, peak "
-                  + "\(format(daemon.peakMB, 1)) MB during the import (VmRSS every ms; budget \(Int(memoryBudgetMB)) MB), "
+                    + "\(format(daemon.peakMB, 1)) MB during the import (VmRSS every ms; budget \(Int(memoryBudgetMB)) "
+                    + "MB), "
                   + "\(format(daemon.afterMB, 1)) MB once it has given the import's code back; of it anonymous (heap, "
                   + "stacks) \(format(daemon.anonRestMB, 1)) MB at rest, \(format(daemon.anonPeakMB, 1)) MB at most; "
-                  + "\(Int(Double(partSeconds * formats.count) / daemon.wall))x real time from the mount to the last routine")
-            print("    its import worker (`segmance import-worker`, a child process of its own, \(daemon.workers) seen): "
+                    + "\(Int(Double(partSeconds * formats.count) / daemon.wall))x real time from the mount to the last "
+                    + "routine"
+            )
+            print(
+                "    its import worker (`segmance import-worker`, a child process of its own, \(daemon.workers) seen): "
                   + "peak resident \(format(daemon.workerPeakMB, 1)) MB (VmHWM), not counted in the daemon's")
-            BenchBudget.record(BenchFigure(what: "big stick: the daemon's resident memory, at rest / peak during the import of all \(formats.count) / after",
-                                           figure: "\(format(daemon.restMB, 1)) / \(format(daemon.peakMB, 1)) / \(format(daemon.afterMB, 1)) MB",
-                                           budget: "≤ \(Int(memoryBudgetMB)) MB", met: daemon.peakMB <= memoryBudgetMB))
+            BenchBudget.record(
+                BenchFigure(
+                    what:
+                        "big stick: the daemon's resident memory, at rest / peak during the import of all "
+                            + "\(formats.count) / after",
+                    figure:
+                        "\(format(daemon.restMB, 1)) / \(format(daemon.peakMB, 1)) / \(format(daemon.afterMB, 1)) MB",
+                    budget: "≤ \(Int(memoryBudgetMB)) MB", met: daemon.peakMB <= memoryBudgetMB))
             BenchBudget.record(BenchFigure(what: "big stick: the import worker (child process), peak resident (VmHWM)",
                                            figure: "\(format(daemon.workerPeakMB, 1)) MB", budget: "", met: nil))
         } else {
             print("  the daemon importing: skipped (it needs root, to bind-mount the stick under the media root)")
-            if BenchBudget.checking { BenchBudget.require(false, "big stick: the daemon's memory during an import was not measured (run as root)") }
+            if BenchBudget.checking {
+                BenchBudget.require(
+                    false, "big stick: the daemon's memory during an import was not measured (run as root)")
+            }
         }
     }
 
@@ -147,7 +172,12 @@ enum BigStickBench {
     /// under its media root (the mount table is what it watches). Its resident memory once
     /// ready (start-up given back), and the most it reaches from the mount until it has logged
     /// every routine added. nil when the bind mount is not allowed (not root).
-    static func daemonImport(binary: String, dir: String, sources: [String]) -> (restMB: Double, peakMB: Double, afterMB: Double, anonRestMB: Double, anonPeakMB: Double, wall: Double, workerPeakMB: Double, workers: Int)? {
+    static func daemonImport(
+        binary: String, dir: String, sources: [String]
+    ) -> (
+        restMB: Double, peakMB: Double, afterMB: Double, anonRestMB: Double, anonPeakMB: Double, wall: Double,
+        workerPeakMB: Double, workers: Int
+    )? {
         let fm = FileManager.default
         let stick = dir + "/daemon-stick", media = dir + "/media", log = dir + "/daemon.log"
         for (i, f) in formats.enumerated() {
@@ -182,11 +212,15 @@ enum BigStickBench {
             _ = system("umount '\(media)/stick' 2> /dev/null")
         }
         func logged(_ text: String) -> Int {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "\n").filter { $0.contains(text) }.count
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "\n").filter {
+                $0.contains(text)
+            }.count
         }
         var deadline = wallSeconds() + 20
         while logged("ready: ") == 0 {
-            precondition(wallSeconds() < deadline, "segmance run was not ready within 20 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            precondition(
+                wallSeconds() < deadline,
+                "segmance run was not ready within 20 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             sleepMonotonic(nanoseconds: 1_000_000)
         }
         var rest = 0, anonRest = 0
@@ -201,7 +235,8 @@ enum BigStickBench {
         var workerPeak: [pid_t: Int] = [:]
         deadline = start + 300
         while logged(": added") < formats.count {
-            precondition(logged("not imported") == 0 && logged("problem") == 0, "the daemon's import failed: see \(log)")
+            precondition(
+                logged("not imported") == 0 && logged("problem") == 0, "the daemon's import failed: see \(log)")
             precondition(wallSeconds() < deadline, "the daemon did not import the stick within 300 s")
             peak = max(peak, statusKB(pid, "VmRSS:"))
             anonPeak = max(anonPeak, statusKB(pid, "RssAnon:"))
@@ -254,7 +289,8 @@ enum BigStickBench {
             precondition(fm.createFile(atPath: others + "/" + name, contents: Data(bytes)))
         }
         // A real AppleDouble header: magic 0x00051607, version 2, "Mac OS X" filler, two entries.
-        var sidecar: [UInt8] = [0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00] + Array("Mac OS X        ".utf8) + [0x00, 0x02]
+        var sidecar: [UInt8] =
+            [0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00] + Array("Mac OS X        ".utf8) + [0x00, 0x02]
         sidecar += [0, 0, 0, 9, 0, 0, 0, 0x32, 0, 0, 0x0E, 0xB0, 0, 0, 0, 2, 0, 0, 0x0E, 0xE2, 0, 0, 0x01, 0x1E]
         sidecar += [UInt8](repeating: 0, count: 4096 - sidecar.count)
         precondition(fm.createFile(atPath: others + "/sidecar", contents: Data(sidecar)))
@@ -266,8 +302,12 @@ enum BigStickBench {
             let ext = formats[r % formats.count].ext
             try! fm.linkItem(atPath: source, toPath: folder + "/01 Intro.\(ext)")
             try! fm.linkItem(atPath: source, toPath: folder + "/02 Main.\(ext)")
-            try! "title = \"Routine \(r)\"\ncountdown = 3\n".write(toFile: folder + "/routine.toml", atomically: false, encoding: .utf8)
-            for p in 1...4 { try! fm.linkItem(atPath: others + "/photo.jpg", toPath: String(format: "%@/Photos/IMG_%04d.jpg", folder, r * 4 + p)) }
+            try! "title = \"Routine \(r)\"\ncountdown = 3\n".write(
+                toFile: folder + "/routine.toml", atomically: false, encoding: .utf8)
+            for p in 1...4 {
+                try! fm.linkItem(
+                    atPath: others + "/photo.jpg", toPath: String(format: "%@/Photos/IMG_%04d.jpg", folder, r * 4 + p))
+            }
             try! fm.linkItem(atPath: others + "/notes.pdf", toPath: folder + "/notes.pdf")
             try! fm.linkItem(atPath: others + "/costume.docx", toPath: folder + "/costume.docx")
             try! fm.linkItem(atPath: others + "/sidecar", toPath: folder + "/._01 Intro.\(ext)")

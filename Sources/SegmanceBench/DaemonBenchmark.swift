@@ -143,8 +143,12 @@ final class PedalPresser: @unchecked Sendable {
         var bytes: [UInt8] = []
         for (value, offset) in [(Int32(1), Int64(0)), (Int32(0), Int64(80_000))] {
             let us = micro + offset
-            bytes += InputEvent(seconds: seconds + us / 1_000_000, microseconds: us % 1_000_000, type: 1, code: 48, value: value).encoded()
-            bytes += InputEvent(seconds: seconds + us / 1_000_000, microseconds: us % 1_000_000, type: 0, code: 0, value: 0).encoded()
+            bytes += InputEvent(
+                seconds: seconds + us / 1_000_000, microseconds: us % 1_000_000, type: 1, code: 48, value: value
+            ).encoded()
+            bytes += InputEvent(
+                seconds: seconds + us / 1_000_000, microseconds: us % 1_000_000, type: 0, code: 0, value: 0
+            ).encoded()
         }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         // The daemon keeps reading the pedal; holding the write end open keeps the FIFO

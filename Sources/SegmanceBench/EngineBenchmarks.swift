@@ -29,7 +29,8 @@ enum EngineBenchmarks {
             mkdir(directory + "/stick/Bench", 0o755)
             for (path, format) in [("part.wav", SoundFileWriteFormat.wavPCM16), ("part.flac", .flac16),
                                    ("stick/Bench/01 Part.wav", .wavPCM16)] {
-                let file = try SoundFile(writingTo: directory + "/" + path, format: format, sampleRate: rate, channels: 2)
+                let file = try SoundFile(
+                    writingTo: directory + "/" + path, format: format, sampleRate: rate, channels: 2)
                 try file.write(samples)
                 try file.close()
             }
@@ -140,25 +141,38 @@ enum EngineBenchmarks {
         }
         func ms(_ us: UInt64) -> String { String(format2: Double(us) / 1000) }
         let period = Double(engine.granted.periodFrames) * 1000 / Double(engine.granted.rate)
-        print("latency: \(measured.count) of \(events) input events measured (seek, pause, play) on \(engine.device.name), "
+        print(
+            "latency: \(measured.count) of \(events) input events measured (seek, pause, play) on "
+                + "\(engine.device.name), "
             + (speed != 100 ? "speed \(speed) % (Rubber Band \(Renderer.stretchEngine.rawValue)), " : "")
-            + "period \(engine.granted.periodFrames) frames (\(String(format2: period)) ms) × \(engine.granted.periodCount); "
+                + "period \(engine.granted.periodFrames) frames (\(String(format2: period)) ms) × "
+                + "\(engine.granted.periodCount); "
             + "render thread " + (engine.scheduling?.fifoPriority.map { "SCHED_FIFO \($0)" } ?? "normal priority")
             + (engine.configuration.rewind.map {
-                "; deep buffer, rewinds to \($0.guardFrames) frames past the play head in \($0.chunkFrames)-frame chunks "
+                    "; deep buffer, rewinds to \($0.guardFrames) frames past the play head in \($0.chunkFrames)-frame "
+                        + "chunks "
                     + "(\(engine.rewindCount) rewinds, \(engine.refusedRewindCount) refused)"
             } ?? ""))
-        print("latency: input event -> first changed sample handed to ALSA: p50 \(ms(inside.valueAtPercentile(50))) ms, "
+        print(
+            "latency: input event -> first changed sample handed to ALSA: p50 \(ms(inside.valueAtPercentile(50))) ms, "
             + "p99 \(ms(inside.valueAtPercentile(99))) ms, max \(ms(inside.max)) ms")
-        print("latency: audio queued ahead of that sample (snd_pcm_delay after the write, less the frames after it): p50 \(ms(delays.valueAtPercentile(50))) ms, "
+        print(
+            "latency: audio queued ahead of that sample (snd_pcm_delay after the write, less the frames after it): p50 "
+                + "\(ms(delays.valueAtPercentile(50))) ms, "
             + "p99 \(ms(delays.valueAtPercentile(99))) ms")
         print("latency: edge -> sound estimate (handed + delay): p50 \(ms(toSound.valueAtPercentile(50))) ms, "
-            + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budgets: engine_bench.py's table); xruns \(engine.xrunCount)")
+                + "p99 \(ms(toSound.valueAtPercentile(99))) ms (budgets: engine_bench.py's table); xruns "
+                + "\(engine.xrunCount)"
+        )
         // For Tests/Benchmarks/engine_bench.py's budgets: the same figures, machine-read.
-        print("latency-figures: handed_p50_ms=\(ms(inside.valueAtPercentile(50))) handed_p99_ms=\(ms(inside.valueAtPercentile(99))) "
-            + "sound_p50_ms=\(ms(toSound.valueAtPercentile(50))) sound_p99_ms=\(ms(toSound.valueAtPercentile(99))) "
-            + "chunk_ms=\(String(format2: Double(engine.configuration.rewind?.chunkFrames ?? engine.granted.periodFrames) * 1000 / Double(engine.granted.rate))) "
-            + "xruns=\(engine.xrunCount) measured=\(measured.count) events=\(events)")
+        let chunkFrames = engine.configuration.rewind?.chunkFrames ?? engine.granted.periodFrames
+        let chunkMS = Double(chunkFrames) * 1000 / Double(engine.granted.rate)
+        print(
+            "latency-figures: handed_p50_ms=\(ms(inside.valueAtPercentile(50))) "
+                + "handed_p99_ms=\(ms(inside.valueAtPercentile(99))) "
+                + "sound_p50_ms=\(ms(toSound.valueAtPercentile(50))) sound_p99_ms=\(ms(toSound.valueAtPercentile(99))) "
+                + "chunk_ms=\(String(format2: chunkMS)) "
+                + "xruns=\(engine.xrunCount) measured=\(measured.count) events=\(events)")
     }
 }
 

@@ -27,13 +27,15 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
         let stick = "\(dir)/ffmpeg-import-\(i)/stick"
         try! FileManager.default.createDirectory(atPath: stick + "/Routine", withIntermediateDirectories: true)
         let path = "\(stick)/Routine/\(row.file)"
-        let status = system((["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + row.arguments + [path])
+        let status = system(
+            (["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + row.arguments + [path])
             .map { "'\($0)'" }.joined(separator: " "))
         guard status == 0 else { fail("ffmpeg could not make \(path) (is the ffmpeg package installed?)") }
 
         let decodeWall = bestOf(3) {
             let decoded = ffmpegDecodeAlone(path)
-            precondition(abs(Double(decoded) / Double(rate) - Double(seconds)) < 0.1, "FFmpeg decoded \(decoded) frames")
+            precondition(
+                abs(Double(decoded) / Double(rate) - Double(seconds)) < 0.1, "FFmpeg decoded \(decoded) frames")
         }
         var importer: Importer!
         var cpu = 0.0
@@ -51,11 +53,13 @@ func benchImportFFmpegFormats(dir: String, seconds: Int, budget: Double) {
         let speed = Double(seconds) / wall
         let pad = String(repeating: " ", count: max(0, 20 - row.name.count))
         print("  \(row.name):\(pad) \(Int(speed))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
-              + "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
+                + "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = "
+                + "\(format(decodeWall / wall, 2))); "
               + "identical re-import \(format(againWall)) s")
-        let figure = BenchFigure(what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
-                                 budget: "≥ \(Int(budget))x", met: speed >= budget,
-                                 peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x")
+        let figure = BenchFigure(
+            what: "import \(row.name), \(seconds) s file, best of \(importRuns)", figure: "\(Int(speed))x real time",
+            budget: "≥ \(Int(budget))x", met: speed >= budget,
+            peer: "FFmpeg decode alone \(Int(Double(seconds) / decodeWall))x")
         BenchBudget.record(figure)
     }
 }
@@ -94,7 +98,8 @@ private func writeBenchWAV(_ music: [Float], rate: Int, to path: String) {
 func childrenCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 /// The shortest wall time of `runs` runs of `body` (given the run's number): the machine's

@@ -43,8 +43,14 @@ func benchSHA256() {
     hasher.update(UnsafeRawBufferPointer(bytes))
     let digest = hasher.finalize()
     let seconds = wallSeconds() - start
-    BenchBudget.record(BenchFigure(what: "SHA-256 (the media store's content hash)", figure: "\(Int(64 / seconds)) MB/s", budget: "", met: nil))
-    print("sha256: \(Int(64 / seconds)) MB/s (64 MB in \(format(seconds)) s; a minute of 48 kHz stereo PCM is 11 MB) [\(digest.hex.prefix(8))]")
+    BenchBudget.record(
+        BenchFigure(
+            what: "SHA-256 (the media store's content hash)", figure: "\(Int(64 / seconds)) MB/s", budget: "", met: nil)
+    )
+    print(
+        "sha256: \(Int(64 / seconds)) MB/s (64 MB in \(format(seconds)) s; a minute of 48 kHz stereo PCM is 11 MB) "
+            + "[\(digest.hex.prefix(8))]"
+    )
 }
 
 /// `library --only TEXT`: only the import rows whose format's name contains TEXT.
@@ -65,7 +71,10 @@ func benchImportPerFormat(dir: String) {
         ("Ogg Vorbis 44.1 kHz", .oggVorbis, 44_100, "ogg"), ("Opus 48 kHz", .opus, 48_000, "opus"),
         ("MP3 44.1 kHz", .mp3, 44_100, "mp3"), ("AIFF 48 kHz", .aiffPCM16, 48_000, "aiff"),
     ]
-    print("import (\(seconds) s stereo file, fresh library; × real time = \(seconds) s / wall time, best of \(importRuns); decoders alone best of 3):")
+    print(
+        "import (\(seconds) s stereo file, fresh library; × real time = \(seconds) s / wall time, best of "
+            + "\(importRuns); decoders alone best of 3):"
+    )
     for (i, f) in formats.enumerated() where importSelected(f.name) {
         let stick = "\(dir)/import-\(i)/stick"
         let folder = stick + "/Routine"
@@ -100,8 +109,11 @@ func benchImportPerFormat(dir: String) {
         let againWall = wallSeconds() - againStart
         precondition(again == ImportSummary(unchanged: 1))
         let pad = String(repeating: " ", count: max(0, 20 - f.name.count))
-        print("  \(f.name):\(pad) \(Int(Double(seconds) / wall))x real time (\(format(wall)) s wall, \(format(cpu)) s CPU); "
-              + "libsndfile decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = \(format(decodeWall / wall, 2))); "
+        print(
+            "  \(f.name):\(pad) \(Int(Double(seconds) / wall))x real time (\(format(wall)) s wall, \(format(cpu)) s "
+                + "CPU); "
+                + "libsndfile decode alone \(Int(Double(seconds) / decodeWall))x (import/decode = "
+                + "\(format(decodeWall / wall, 2))); "
               + "identical re-import \(format(againWall)) s")
         BenchBudget.record(BenchFigure(what: "import \(f.name), \(seconds) s file, best of \(importRuns)",
                                        figure: "\(Int(Double(seconds) / wall))x real time", budget: "≥ \(Int(budget))x",
@@ -155,7 +167,10 @@ func benchStartToReady(dir: String, binary: String?) {
     let importStart = wallSeconds()
     let summary = Importer(library: library).run(stick) { _ in }
     precondition(summary == ImportSummary(added: 200), "\(summary)")
-    print("start-to-ready: library of 200 routines (800 parts, 2400 moves, 20 media files) imported in \(format(wallSeconds() - importStart, 1)) s")
+    print(
+        "start-to-ready: library of 200 routines (800 parts, 2400 moves, 20 media files) imported in "
+            + "\(format(wallSeconds() - importStart, 1)) s"
+    )
     try! library.apply(.resume(ResumePoint(routine: "Routine 123", part: 2, partTitle: "Part 3", position: 48_000 * 4)))
     try! library.apply(.settings(Settings(countdown: 5, volume: 70)))
 
@@ -173,8 +188,12 @@ func benchStartToReady(dir: String, binary: String?) {
     buffer.deallocate()
     samples.sort()
     let inProcess = samples[samples.count / 2] * 1000
-    print("start-to-ready (in process: open library, read 200 routines + settings + resume, restore, map and pre-fault the part, first period): "
-          + "median \(format(inProcess, 1)) ms, max \(format(samples.last! * 1000, 1)) ms over \(samples.count) runs (budget \(Int(readyBudgetMS)) ms)")
+    print(
+        "start-to-ready (in process: open library, read 200 routines + settings + resume, restore, map and pre-fault "
+            + "the part, first period): "
+            + "median \(format(inProcess, 1)) ms, max \(format(samples.last! * 1000, 1)) ms over \(samples.count) runs "
+            + "(budget \(Int(readyBudgetMS)) ms)"
+    )
     BenchBudget.record(BenchFigure(what: "start to ready in process, 200 routines (median of \(samples.count))",
                                    figure: "\(format(inProcess, 1)) ms", budget: "≤ \(Int(readyBudgetMS)) ms",
                                    met: inProcess <= readyBudgetMS))
@@ -187,8 +206,12 @@ func benchStartToReady(dir: String, binary: String?) {
             runs.append(wallSeconds() - start)
         }
         runs.sort()
-        print("start-to-ready (a process: exec `segmance library list`, Swift runtime, open, read and print 200 routines): "
-              + "median \(format(runs[runs.count / 2] * 1000, 1)) ms, max \(format(runs.last! * 1000, 1)) ms over \(runs.count) runs")
+        print(
+            "start-to-ready (a process: exec `segmance library list`, Swift runtime, open, read and print 200 "
+                + "routines): "
+                + "median \(format(runs[runs.count / 2] * 1000, 1)) ms, max \(format(runs.last! * 1000, 1)) ms over "
+                + "\(runs.count) runs"
+        )
         benchDaemonReady(binary: binary, library: libraryPath, dir: dir + "/ready")
     }
 }
@@ -239,14 +262,22 @@ func benchDaemonReady(binary: String, library: String, dir: String) {
     runs.sort()
     let median = runs[runs.count / 2] * 1000
     let mpd = MPDStartup.measure(dir: dir + "/mpd", runs: runs.count)
-    let peer = mpd.map { "MPD \($0.version) \(format($0.medianMS, 1)) ms (exec `mpd --no-daemon` until its protocol greeting, empty database, null output; median of \(runs.count))" }
+    let peer =
+        mpd.map {
+            "MPD \($0.version) \(format($0.medianMS, 1)) ms (exec `mpd --no-daemon` until its protocol greeting, empty "
+                + "database, null output; median of \(runs.count))"
+        }
         ?? "MPD not measured: \(MPDStartup.missing)"
-    print("start-to-ready (the daemon, cold: exec `segmance run` until READY=1 on its notify socket; 200 routines restored, "
+    print(
+        "start-to-ready (the daemon, cold: exec `segmance run` until READY=1 on its notify socket; 200 routines "
+            + "restored, "
           + "ALSA `null` open and the render thread started): median \(format(median, 1)) ms, "
           + "max \(format(runs.last! * 1000, 1)) ms over \(runs.count) runs (budget \(Int(readyBudgetMS)) ms); \(peer)")
-    BenchBudget.record(BenchFigure(what: "start to ready, the daemon cold (exec to READY=1), 200 routines (median of \(runs.count))",
-                                   figure: "\(format(median, 1)) ms", budget: "≤ \(Int(readyBudgetMS)) ms", met: median <= readyBudgetMS,
-                                   peer: mpd.map { "MPD \(format($0.medianMS, 1)) ms (empty database)" } ?? ""))
+    BenchBudget.record(
+        BenchFigure(
+            what: "start to ready, the daemon cold (exec to READY=1), 200 routines (median of \(runs.count))",
+            figure: "\(format(median, 1)) ms", budget: "≤ \(Int(readyBudgetMS)) ms", met: median <= readyBudgetMS,
+            peer: mpd.map { "MPD \(format($0.medianMS, 1)) ms (empty database)" } ?? ""))
     if mpd == nil && BenchBudget.checking {
         BenchBudget.require(false, "the peer of start to ready (MPD) was not measured: \(MPDStartup.missing)")
     }

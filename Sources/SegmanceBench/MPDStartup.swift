@@ -65,7 +65,8 @@ enum MPDStartup {
         var line = [CChar](repeating: 0, count: 256)
         guard fgets(&line, Int32(line.count), pipe) != nil else { return nil }
         // "Music Player Daemon 0.23.12 (0.23.12)"
-        return String(cString: line).split(separator: " ").dropFirst(3).first.map(String.init)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: " ").dropFirst(3).first.map(String.init)
     }
 
     /// Connects to `path` as soon as MPD listens (retried every 0.2 ms) and reads its first
@@ -79,7 +80,9 @@ enum MPDStartup {
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             if connected == 0 {
                 defer { close(fd) }

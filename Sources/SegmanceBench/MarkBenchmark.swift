@@ -123,7 +123,8 @@ enum MarkBenchmark {
             while lo > 0 && !plain(lo - 1) && k - lo <= fades { lo -= 1 }
             while hi + 1 < source.count && !plain(hi + 1) && hi - k <= fades { hi += 1 }
             guard hi - lo + 1 <= fades else { return [] }
-            return (lo > 0 ? [source[lo - 1] + (k - lo + 1)] : []) + (hi + 1 < source.count ? [source[hi + 1] - (hi + 1 - k)] : [])
+            return (lo > 0 ? [source[lo - 1] + (k - lo + 1)] : [])
+                + (hi + 1 < source.count ? [source[hi + 1] - (hi + 1 - k)] : [])
         }
         // The device's pointer moves a period at a time (or a frame): the engine reads it after
         // it moved, so its clock lags the device's by less than that and never leads it.
@@ -176,12 +177,13 @@ enum MarkBenchmark {
         BenchBudget.require(heardError.totalCount == UInt64(events) && unplaced.isEmpty,
                             "every mark judged: \(heardError.totalCount) of \(events), \(unplaced.count) unplaced")
         BenchBudget.require(heardError.valueAtPercentile(99) <= 1_000,
-                            "a mark against the frame played: p99 \(ms(heardError.valueAtPercentile(99))) ms (budget 1 ms)")
+            "a mark against the frame played: p99 \(ms(heardError.valueAtPercentile(99))) ms (budget 1 ms)")
         BenchBudget.require(offsets.allSatisfy { $0 <= 1 && $0 > -lagBound },
-                            "the engine's clock against the device's: \(offsets.first ?? 0)…\(offsets.last ?? 0) frames "
-                                + "(budget: never ahead, behind by < \(lagBound))")
-        BenchBudget.require(truth.starts.count == 1 && truth.xruns.isEmpty && truth.shorts.isEmpty && engine.xrunCount == 0,
-                            "the stream played in one go: \(played), \(engine.xrunCount) xruns")
+            "the engine's clock against the device's: \(offsets.first ?? 0)…\(offsets.last ?? 0) frames "
+                + "(budget: never ahead, behind by < \(lagBound))")
+        BenchBudget.require(
+            truth.starts.count == 1 && truth.xruns.isEmpty && truth.shorts.isEmpty && engine.xrunCount == 0,
+            "the stream played in one go: \(played), \(engine.xrunCount) xruns")
     }
 
     /// Builds the paced PCM with `Tests/PacedPCM/build.sh` (beside this source) into `out`.

@@ -80,7 +80,9 @@ enum SpeedBenchmark {
         let heap = engine.probeResult ?? -1
         let at75 = cpu[75] ?? .nan, at100 = cpu[100] ?? .nan
         let mode = engine.configuration.rewind.map { "deep buffer, guard \($0.guardFrames)" } ?? "period by period"
-        print("speed: \(engine.device.name), period \(engine.granted.periodFrames) × \(engine.granted.periodCount), \(mode); "
+        print(
+            "speed: \(engine.device.name), period \(engine.granted.periodFrames) × \(engine.granted.periodCount), "
+                + "\(mode); "
             + "stretcher Rubber Band \(Renderer.stretchEngine.rawValue)")
         print("speed: CPU s per audio-minute (process, \(Int(steady)) s windows): 75 % \(String(format2: at75)), "
             + "100 % \(String(format2: at100)) (budget at 75 %: 4)")

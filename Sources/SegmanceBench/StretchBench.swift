@@ -47,7 +47,11 @@ enum StretchBench {
                 }
             }
             for (name, command) in tools(speed: speed) {
-                if let f = tool(command, speed: speed) { line(name, speed, f) } else { print("\(name): not installed, skipped") }
+                if let f = tool(command, speed: speed) {
+                    line(name, speed, f)
+                } else {
+                    print("\(name): not installed, skipped")
+                }
             }
         }
     }
@@ -77,7 +81,9 @@ enum StretchBench {
         }
         let padded = name + String(repeating: " ", count: max(0, 18 - name.count))
         print("\(padded) \(fmt(Double(speed), 4, 0)) %  \(fmt(f.cpuPerMinute, 15))  \(fmt(Double(f.clicks), 6, 0))"
-              + "  \(fmt(f.meanInterval, 13))  \(fmt(f.worstInterval, 5))  \(fmt(f.worstOffset, 12))  \(fmt(f.pitch, 6, 1))")
+                + "  \(fmt(f.meanInterval, 13))  \(fmt(f.worstInterval, 5))  \(fmt(f.worstOffset, 12))  "
+                + "\(fmt(f.pitch, 6, 1))"
+        )
     }
 
     /// The material, interleaved stereo.
@@ -169,7 +175,8 @@ enum StretchBench {
         guard system(command + " > /dev/null 2>&1") == 0 else { return nil }
         getrusage(RUSAGE_CHILDREN.rawValue, &after)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        let cpu = seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime)
+        let cpu =
+            seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime)
         guard let out = try? SoundFile(readingFrom: output).readAllFloat() else { return nil }
         return analyse(out, speed: speed, cpu: cpu)
     }

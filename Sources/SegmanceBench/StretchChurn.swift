@@ -59,7 +59,9 @@ enum StretchChurn {
         }
         let mean = costs.reduce(0, +) / Double(costs.count) * 1000
         let worst = (costs.max() ?? 0) * 1000
-        print("stretch-churn: \(costs.count) commands, each a rewind of \(buffer - 256) frames and the buffer rendered again: "
+        print(
+            "stretch-churn: \(costs.count) commands, each a rewind of \(buffer - 256) frames and the buffer rendered "
+                + "again: "
             + "render CPU per command mean \(String(format2: mean)) ms, worst \(String(format2: worst)) ms")
     }
 }

@@ -25,7 +25,8 @@ func twinBenchmarks() {
     do {
         var renderer = Renderer(sampleRate: rate, config: RenderConfig())
         renderer.apply(StampedCommand(.load(slice), epoch: 1))
-        renderer.apply(StampedCommand(.setLoop(start: Int64(5 * rate), end: Int64(15 * rate), countdownBeforeRepeat: 3), epoch: 1))
+        renderer.apply(
+            StampedCommand(.setLoop(start: Int64(5 * rate), end: Int64(15 * rate), countdownBeforeRepeat: 3), epoch: 1))
         renderer.apply(StampedCommand(.play(from: 0, countdown: 3), epoch: 1))
         let out = UnsafeMutablePointer<Float>.allocate(capacity: period * 2)
         let audioSeconds = 600.0
@@ -41,31 +42,45 @@ func twinBenchmarks() {
             }
         }
         BenchBudget.record(BenchFigure(what: "render function, \(period)-frame periods, A-B loop and countdowns",
-                                       figure: "\(Int(audioSeconds / cpu))x real time per CPU second, \(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per period",
-                                       budget: "", met: nil))
-        print("render: \(Int(audioSeconds)) s of audio (A-B loop, countdown before each repeat) in \(String(format: "%.3f", cpu)) CPU s = \(Int(audioSeconds / cpu))x real time per CPU second; \(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per \(period)-frame period (\(reports) reports, checksum \(checksum))")
+                figure:
+                    "\(Int(audioSeconds / cpu))x real time per CPU second, "
+                        + "\(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per period",
+                budget: "", met: nil))
+        print(
+            "render: \(Int(audioSeconds)) s of audio (A-B loop, countdown before each repeat) in "
+                + "\(String(format: "%.3f", cpu)) CPU s = \(Int(audioSeconds / cpu))x real time per CPU second; "
+                + "\(String(format: "%.2f", cpu / Double(periods) * 1e6)) us per \(period)-frame period (\(reports) "
+                + "reports, checksum \(checksum))"
+        )
     }
 
     // 2. Reducer events per second: a realistic mix of presses, turns, reports and clock ticks.
     do {
         let parts = (0..<8).map { Part(title: "Part \($0)", audio: AudioReference("p\($0)"), length: Int64(60 * rate)) }
         var state = PlayerState(settings: Settings(countdown: 3))
-        _ = Player.reduce(&state, .routinesLoaded([Routine(title: "R", parts: parts), Routine(title: "S", parts: parts)]))
+        _ = Player.reduce(
+            &state, .routinesLoaded([Routine(title: "R", parts: parts), Routine(title: "S", parts: parts)]))
         let mix: [Event] = [.buttonPressed(.play), .clock(1), .encoderTurned(2), .buttonPressed(.loop),
                             .clock(2), .buttonPressed(.loop), .buttonPressed(.next), .buttonLongPressed(.loop),
-                            .buttonPressed(.select), .encoderTurned(1), .buttonLongPressed(.select), .buttonPressed(.prev)]
+            .buttonPressed(.select), .encoderTurned(1), .buttonLongPressed(.select), .buttonPressed(.prev),
+        ]
         let rounds = 200_000
         var effects = 0
         let cpu = measure {
             for r in 0..<rounds {
                 for e in mix { effects &+= Player.reduce(&state, e).count }
-                effects &+= Player.reduce(&state, .audio(AudioReport(epoch: state.epoch, .position(Int64(r % 1000) * 480)))).count
+                effects &+=
+                    Player.reduce(&state, .audio(AudioReport(epoch: state.epoch, .position(Int64(r % 1000) * 480))))
+                    .count
             }
         }
         let events = Double(rounds * (mix.count + 1))
         BenchBudget.record(BenchFigure(what: "reducer, a mix of presses, turns, reports and ticks",
-                                       figure: "\(Int(events / cpu / 1000))k events per CPU second", budget: "", met: nil))
-        print("reducer: \(Int(events)) events in \(String(format: "%.3f", cpu)) CPU s = \(Int(events / cpu / 1000))k events per second [\(effects % 2)]")
+                figure: "\(Int(events / cpu / 1000))k events per CPU second", budget: "", met: nil))
+        print(
+            "reducer: \(Int(events)) events in \(String(format: "%.3f", cpu)) CPU s = \(Int(events / cpu / 1000))k "
+                + "events per second [\(effects % 2)]"
+        )
     }
 
     // 3. The whole twin (controls, reducer, render, screen) on the demo stick and scenario.
@@ -94,7 +109,11 @@ func twinBenchmarks() {
         loadCPU = measure { Importer(library: try! Library(directory: dir + "/lib")).run(dir + "/stick") { _ in } }
         BenchBudget.record(BenchFigure(what: "the twin, 120 s demo scenario (import of the stick included)",
                                        figure: "\(Int(120 / cpu))x real time", budget: "", met: nil))
-        print("twin: 120 s demo scenario in \(String(format: "%.3f", cpu)) CPU s (of which ~\(String(format: "%.3f", loadCPU)) s importing the stick) = \(Int(120 / cpu))x real time; \(lcdFrames) LCD frames")
+        print(
+            "twin: 120 s demo scenario in \(String(format: "%.3f", cpu)) CPU s (of which "
+                + "~\(String(format: "%.3f", loadCPU)) s importing the stick) = \(Int(120 / cpu))x real time; "
+                + "\(lcdFrames) LCD frames"
+        )
         _ = system("rm -rf '\(dir)'")
     }
 }
@@ -104,14 +123,17 @@ func libraryBenchmarks() {
     let dir = "/tmp/segmance-bench-library-\(getpid())"
     // `--only TEXT`: the import rows whose format's name contains TEXT, nothing else.
     guard onlyImports.isEmpty else {
-        if !BenchBudget.figuresFile.isEmpty { fail("--only measures some import rows: it cannot write the figures file") }
+        if !BenchBudget.figuresFile.isEmpty {
+            fail("--only measures some import rows: it cannot write the figures file")
+        }
         benchImportPerFormat(dir: dir)
         _ = system("rm -rf '\(dir)'")
         return
     }
     benchSHA256()
     benchImportPerFormat(dir: dir)
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("segmance").path
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("segmance").path
     benchStartToReady(dir: dir, binary: FileManager.default.isExecutableFile(atPath: binary) ? binary : nil)
     _ = system("rm -rf '\(dir)'")
 }

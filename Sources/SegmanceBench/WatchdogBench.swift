@@ -51,10 +51,14 @@ func benchWatchdog(binary: String, fd: Int32, socketPath: String, dir: String) {
     }
     let longest = gaps.max() ?? watchdog
     print("watchdog: `segmance run` with WatchdogSec=\(format(watchdog, 0)) s (\(service)): WATCHDOG=1 gaps "
-          + gaps.map { format($0, 2) + " s" }.joined(separator: ", ") + " (budget ≤ \(format(budget, 2)) s: half WatchdogSec + 10 %)")
-    BenchBudget.record(BenchFigure(what: "watchdog: longest gap between READY=1 and WATCHDOG=1 pings (WATCHDOG_USEC from segmance.service)",
-                                   figure: "\(format(longest, 2)) s", budget: "≤ \(format(budget, 2)) s (WatchdogSec=\(format(watchdog, 0)) s / 2 + 10 %)",
-                                   met: longest <= budget))
+            + gaps.map { format($0, 2) + " s" }.joined(separator: ", ")
+            + " (budget ≤ \(format(budget, 2)) s: half WatchdogSec + 10 %)")
+    BenchBudget.record(
+        BenchFigure(
+            what: "watchdog: longest gap between READY=1 and WATCHDOG=1 pings (WATCHDOG_USEC from segmance.service)",
+            figure: "\(format(longest, 2)) s",
+            budget: "≤ \(format(budget, 2)) s (WatchdogSec=\(format(watchdog, 0)) s / 2 + 10 %)",
+            met: longest <= budget))
 }
 
 /// deploy/segmance.service in the source tree this benchmark was built from.

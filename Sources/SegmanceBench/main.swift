@@ -37,6 +37,10 @@ case "big-stick": BigStickBench.run(); BenchBudget.endSection("segmance-bench bi
 case "stretch": StretchBench.run(); BenchBudget.endSection("segmance-bench stretch")
 case "speed": SpeedBenchmark.run(); BenchBudget.endSection("segmance-bench speed")
 case "stretch-churn": StretchChurn.run(); BenchBudget.endSection("segmance-bench stretch-churn")
-default: fail("unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, speed, marks, daemon")
+default:
+    fail(
+        "unknown benchmark '\(command)'; one of: all, twin, library, big-stick, stretch, prepare, latency, speed, "
+            + "marks, daemon"
+    )
 }
 BenchBudget.finish()

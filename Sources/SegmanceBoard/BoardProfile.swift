@@ -83,7 +83,9 @@ public struct BoardProfile: Equatable, Sendable {
             try r.known(g, "gpio.", ["chip", "bias", "active_low", "lines"])
             guard let chip = try r.string(g, "chip", prefix: "gpio.") else { throw r.error("gpio.chip", "is missing") }
             let bias = try r.string(g, "bias", prefix: "gpio.") ?? "as-is"
-            guard Self.biases.contains(bias) else { throw r.error("gpio.bias", "'\(bias)' is not one of \(Self.biases.joined(separator: ", "))") }
+            guard Self.biases.contains(bias) else {
+                throw r.error("gpio.bias", "'\(bias)' is not one of \(Self.biases.joined(separator: ", "))")
+            }
             var buttons: [Button: Line] = [:]
             var a: Line?, b: Line?
             if let lines = try r.table(g, "lines", prefix: "gpio.") {
@@ -91,10 +93,18 @@ public struct BoardProfile: Equatable, Sendable {
                 try r.known(lines, "gpio.lines.", Set(names))
                 for key in lines.keys {
                     let line = try r.line(lines[key]!, key: "gpio.lines.\(key)")
-                    if let button = Button(rawValue: key) { buttons[button] = line } else if key == "encoder_a" { a = line } else { b = line }
+                    if let button = Button(rawValue: key) {
+                        buttons[button] = line
+                    } else if key == "encoder_a" {
+                        a = line
+                    } else {
+                        b = line
+                    }
                 }
             }
-            guard (a == nil) == (b == nil) else { throw r.error("gpio.lines", "an encoder needs both encoder_a and encoder_b") }
+            guard (a == nil) == (b == nil) else {
+                throw r.error("gpio.lines", "an encoder needs both encoder_a and encoder_b")
+            }
             gpio = GPIO(chip: chip, bias: bias, activeLow: try r.bool(g, "active_low", prefix: "gpio.") ?? false,
                         buttons: buttons, encoderA: a, encoderB: b)
         } else {
@@ -103,9 +113,13 @@ public struct BoardProfile: Equatable, Sendable {
 
         let e = try r.table(root, "encoder")
         if let e { try r.known(e, "encoder.", ["steps_per_detent", "rest"]) }
-        stepsPerDetent = try e.flatMap { t throws(BoardProfileError) in try r.int(t, "steps_per_detent", prefix: "encoder.") } ?? 4
-        guard [1, 2, 4].contains(stepsPerDetent) else { throw r.error("encoder.steps_per_detent", "must be 1, 2 or 4, not \(stepsPerDetent)") }
-        encoderRest = try e.flatMap { t throws(BoardProfileError) in try r.string(t, "rest", prefix: "encoder.") } ?? "low"
+        stepsPerDetent =
+            try e.flatMap { t throws(BoardProfileError) in try r.int(t, "steps_per_detent", prefix: "encoder.") } ?? 4
+        guard [1, 2, 4].contains(stepsPerDetent) else {
+            throw r.error("encoder.steps_per_detent", "must be 1, 2 or 4, not \(stepsPerDetent)")
+        }
+        encoderRest =
+            try e.flatMap { t throws(BoardProfileError) in try r.string(t, "rest", prefix: "encoder.") } ?? "low"
         guard ["low", "high"].contains(encoderRest) else { throw r.error("encoder.rest", "must be low or high") }
 
         var inputs: [InputDevice] = []
@@ -115,7 +129,9 @@ public struct BoardProfile: Equatable, Sendable {
                 let key = "input[\(i + 1)]"
                 guard let t = array[i].table else { throw r.error(key, "must be a table") }
                 try r.known(t, key + ".", ["device", "keys", "axes"])
-                guard let device = try r.string(t, "device", prefix: key + ".") else { throw r.error(key + ".device", "is missing") }
+                guard let device = try r.string(t, "device", prefix: key + ".") else {
+                    throw r.error(key + ".device", "is missing")
+                }
                 inputs.append(InputDevice(name: device, keys: try r.map(t, "keys", prefix: key + "."),
                                           axes: try r.map(t, "axes", prefix: key + ".")))
             }
@@ -127,7 +143,9 @@ public struct BoardProfile: Equatable, Sendable {
                                           "rom"])
         let kindName = try r.string(d, "kind", prefix: "display.") ?? "terminal"
         guard let kind = Display.Kind(rawValue: kindName) else {
-            throw r.error("display.kind", "'\(kindName)' is not one of \(Display.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw r.error(
+                "display.kind",
+                "'\(kindName)' is not one of \(Display.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let columns = try r.int(d, "columns", prefix: "display.") ?? 16
         let rows = try r.int(d, "rows", prefix: "display.") ?? 2
@@ -137,7 +155,7 @@ public struct BoardProfile: Equatable, Sendable {
         display = Display(kind: kind, columns: columns, rows: rows, bus: try r.int(d, "bus", prefix: "display."),
                           address: try r.int(d, "address", prefix: "display."),
                           backpack: try r.string(d, "backpack", prefix: "display."),
-                          host: try r.string(d, "host", prefix: "display."), port: try r.int(d, "port", prefix: "display."))
+            host: try r.string(d, "host", prefix: "display."), port: try r.int(d, "port", prefix: "display."))
         if kind == .hd44780I2C {
             guard display.bus != nil else { throw r.error("display.bus", "is missing (the N of /dev/i2c-N)") }
             guard let address = display.address, (0x03...0x77).contains(address) else {
@@ -145,7 +163,8 @@ public struct BoardProfile: Equatable, Sendable {
             }
             let backpack = display.backpack ?? "pcf8574-common"
             guard Self.backpacks.contains(backpack) else {
-                throw r.error("display.backpack", "'\(backpack)' is not one of \(Self.backpacks.joined(separator: ", "))")
+                throw r.error(
+                    "display.backpack", "'\(backpack)' is not one of \(Self.backpacks.joined(separator: ", "))")
             }
             display.backpack = backpack
         }
@@ -156,16 +175,23 @@ public struct BoardProfile: Equatable, Sendable {
         display.rom = rom
 
         let a = try r.table(root, "audio")
-        if let a { try r.known(a, "audio.", ["device", "rate", "period_frames", "periods", "format", "rewind_guard_frames"]) }
+        if let a {
+            try r.known(a, "audio.", ["device", "rate", "period_frames", "periods", "format", "rewind_guard_frames"])
+        }
         func aInt(_ k: String, _ d: Int) throws(BoardProfileError) -> Int {
             guard let a else { return d }
             return try r.int(a, k, prefix: "audio.") ?? d
         }
-        audio = Audio(device: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "device", prefix: "audio.") } ?? "default",
-                      rate: try aInt("rate", 48_000), periodFrames: try aInt("period_frames", 128),
-                      periods: try aInt("periods", 3),
-                      format: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "format", prefix: "audio.") } ?? "S16_LE",
-                      rewindGuardFrames: try a.flatMap { t throws(BoardProfileError) in try r.int(t, "rewind_guard_frames", prefix: "audio.") })
+        audio = Audio(
+            device: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "device", prefix: "audio.") }
+                ?? "default",
+            rate: try aInt("rate", 48_000), periodFrames: try aInt("period_frames", 128),
+            periods: try aInt("periods", 3),
+            format: try a.flatMap { t throws(BoardProfileError) in try r.string(t, "format", prefix: "audio.") }
+                ?? "S16_LE",
+            rewindGuardFrames: try a.flatMap { t throws(BoardProfileError) in
+                try r.int(t, "rewind_guard_frames", prefix: "audio.")
+            })
         guard Self.formats.contains(audio.format) else {
             throw r.error("audio.format", "'\(audio.format)' is not one of \(Self.formats.joined(separator: ", "))")
         }
@@ -213,14 +239,18 @@ public struct BoardProfileError: Error, Equatable, CustomStringConvertible {
 struct Reader {
     let file: String
 
-    func error(_ key: String, _ reason: String) -> BoardProfileError { BoardProfileError(file: file, key: key, reason: reason) }
+    func error(_ key: String, _ reason: String) -> BoardProfileError {
+        BoardProfileError(file: file, key: key, reason: reason)
+    }
 
     /// The document's root table; a syntax error names its line.
     func parse(_ text: String) throws(BoardProfileError) -> TOMLTable {
         do {
             return try TOMLTable(parsing: text)
         } catch {
-            throw BoardProfileError(file: file, key: "line \(error.line)", reason: "TOML syntax error: \(error.reason) (column \(error.column))")
+            throw BoardProfileError(
+                file: file, key: "line \(error.line)",
+                reason: "TOML syntax error: \(error.reason) (column \(error.column))")
         }
     }
 

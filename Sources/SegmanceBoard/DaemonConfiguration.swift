@@ -64,7 +64,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         try r.known(root, "", ["board", "library", "media_root", "stick_status", "auto_import", "realtime_priority",
                           "control_priority"])
         guard let board = try r.string(root, "board"), !board.isEmpty else {
-            throw r.error("board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
+            throw r.error(
+                "board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
         }
         self.board = Self.path(board, relativeTo: file)
         library = Self.path(try r.string(root, "library") ?? Self.defaultLibrary, relativeTo: file)
@@ -73,13 +74,18 @@ public struct DaemonConfiguration: Equatable, Sendable {
         autoImport = try r.bool(root, "auto_import") ?? false
         realtimePriority = try r.int(root, "realtime_priority") ?? Self.defaultPriority
         guard (0...99).contains(realtimePriority) else {
-            throw r.error("realtime_priority", "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not \(realtimePriority)")
+            throw r.error(
+                "realtime_priority",
+                "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not \(realtimePriority)")
         }
         controlPriority = try r.int(root, "control_priority") ?? Self.controlPriority(below: realtimePriority)
         guard controlPriority == 0 || (1..<max(1, realtimePriority)).contains(controlPriority) else {
             throw r.error("control_priority", realtimePriority == 0
-                ? "must be 0 (normal scheduling) while realtime_priority is 0: a real-time control loop would preempt the render thread, not \(controlPriority)"
-                : "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...\(realtimePriority - 1), below realtime_priority (\(realtimePriority)), not \(controlPriority)")
+                    ? "must be 0 (normal scheduling) while realtime_priority is 0: a real-time control loop would "
+                      + "preempt the render thread, not \(controlPriority)"
+                    : "must be 0 (normal scheduling) or a SCHED_FIFO priority 1...\(realtimePriority - 1), below "
+                      + "realtime_priority (\(realtimePriority)), not \(controlPriority)"
+            )
         }
     }
 

@@ -17,12 +17,19 @@ public struct ChipDescription: Equatable, Sendable {
 extension BoardProfile {
     /// Finds the profile's chip and each of its lines among `chips`. Errors name the
     /// profile key and list what exists.
-    public func resolveGPIO(on chips: [ChipDescription], file: String) throws(BoardProfileError) -> (chip: ChipDescription, offsets: [Line: Int]) {
-        guard let gpio else { throw BoardProfileError(file: file, key: "gpio", reason: "the profile has no [gpio] section") }
+    public func resolveGPIO(
+        on chips: [ChipDescription], file: String
+    ) throws(BoardProfileError) -> (chip: ChipDescription, offsets: [Line: Int]) {
+        guard let gpio else {
+            throw BoardProfileError(file: file, key: "gpio", reason: "the profile has no [gpio] section")
+        }
         guard let chip = chips.first(where: { [$0.path, $0.name, $0.label].contains(gpio.chip) }) else {
             let present = chips.map { "\($0.name) (\($0.label))" }
             throw BoardProfileError(file: file, key: "gpio.chip",
-                                    reason: "no chip '\(gpio.chip)'; chips present: \(present.isEmpty ? "none" : present.joined(separator: ", "))")
+                reason:
+                    "no chip '\(gpio.chip)'; chips present: "
+                        + "\(present.isEmpty ? "none" : present.joined(separator: ", "))"
+            )
         }
         var offsets: [Line: Int] = [:]
         let wanted = gpio.buttons.map { ($0.key.rawValue, $0.value) }
@@ -32,14 +39,17 @@ extension BoardProfile {
             case .offset(let o):
                 guard o < chip.lineNames.count else {
                     throw BoardProfileError(file: file, key: "gpio.lines.\(key)",
-                                            reason: "offset \(o) is past the last line of \(chip.name) (\(chip.lineNames.count) lines)")
+                        reason: "offset \(o) is past the last line of \(chip.name) (\(chip.lineNames.count) lines)")
                 }
                 offsets[line] = o
             case .name(let n):
                 guard let o = chip.lineNames.firstIndex(of: n) else {
                     let named = chip.lineNames.compactMap { $0 }
                     throw BoardProfileError(file: file, key: "gpio.lines.\(key)",
-                                            reason: "no line named '\(n)' on \(chip.name); named lines: \(named.isEmpty ? "none" : named.joined(separator: ", "))")
+                        reason:
+                            "no line named '\(n)' on \(chip.name); named lines: "
+                                + "\(named.isEmpty ? "none" : named.joined(separator: ", "))"
+                    )
                 }
                 offsets[line] = o
             }
@@ -55,7 +65,9 @@ extension BoardProfile {
         let path = "/dev/i2c-\(bus)"
         guard buses.contains(path) else {
             throw BoardProfileError(file: file, key: "display.bus",
-                                    reason: "\(path) does not exist; buses present: \(buses.isEmpty ? "none (enable I2C: dtparam=i2c_arm=on, and load i2c-dev)" : buses.joined(separator: ", "))")
+                reason: "\(path) does not exist; buses present: "
+                    + (buses.isEmpty ? "none (enable I2C: dtparam=i2c_arm=on, and load i2c-dev)"
+                                     : buses.joined(separator: ", ")))
         }
         return path
     }

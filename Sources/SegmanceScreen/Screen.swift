@@ -3,9 +3,9 @@ import SegmanceCore
 /// `render(state, columns, rows) -> Frame`: what the LCD shows for a state. Pure.
 public enum Screen {
     /// Renders `state` for a `columns`×`rows` display (16×2 and 20×4 are laid out) whose
-    /// character ROM is `rom` (what names may use beyond ASCII). Priority: a notice, the menu, the volume bar, a stick on offer, import progress
-    /// (unless playing), the countdown, the moves view, now playing. The frame carries the
-    /// backlight, and expires when it dims.
+    /// character ROM is `rom` (what names may use beyond ASCII). Priority: a notice, the menu,
+    /// the volume bar, a stick on offer, import progress (unless playing), the countdown, the
+    /// moves view, now playing. The frame carries the backlight, and expires when it dims.
     public static func render(_ state: PlayerState, columns: Int, rows: Int, rom: CharacterROM = .a00) -> Frame {
         var f = Frame(columns: columns, rows: rows, rom: rom)
         let now = state.now
@@ -182,7 +182,9 @@ public enum Screen {
         let place = "\(progress.routine)/\(progress.count)"
         f.put(f.bytes(fitting(["Import " + place, place], width: f.columns - percent.count - 1)), row: 0)
         f.put(percent, row: 0, column: f.columns - percent.count)
-        f.line(LCDText.canShow(progress.title, rom: f.rom) ? progress.title : "Routine \(progress.routine)", row: 1, now: now)
+        f.line(
+            LCDText.canShow(progress.title, rom: f.rom) ? progress.title : "Routine \(progress.routine)", row: 1,
+            now: now)
         if f.rows >= 4 { f.put(bar(Int64(progress.percent), of: 100, width: f.columns), row: 3) }
     }
 
@@ -214,7 +216,9 @@ public enum Screen {
         } else {
             let head = counter.isEmpty ? [] : counter + [0x20]
             f.put(head, row: 1)
-            f.scroll(f.bytes(partName(state, f.rom)), width: max(0, width - head.count), row: 1, column: head.count, now: now)
+            f.scroll(
+                f.bytes(partName(state, f.rom)), width: max(0, width - head.count), row: 1, column: head.count, now: now
+            )
         }
     }
 
@@ -392,7 +396,8 @@ public enum Screen {
         case .loops:
             guard let loops = state.part?.loops, !loops.isEmpty else { return "None" }
             return "\(loops.count)"
-        case .split, .join, .namePart, .deletePart, .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick: return ""
+        case .split, .join, .namePart, .deletePart, .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
+            return ""
         }
     }
 

@@ -7,7 +7,8 @@ extension Appliance {
     /// line when nil).
     public convenience init(_ configuration: Configuration, library: Library? = nil,
                             importer: ImportRunner? = nil) throws {
-        try self.init(configuration, audio: TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render),
+        try self.init(
+            configuration, audio: TwinAudio(sampleRate: configuration.sampleRate, config: configuration.render),
                       library: library, importer: importer)
     }
 

@@ -15,7 +15,8 @@ public struct FrameLog {
         guard frame != last else { return }
         last = frame
         frames.append(frame)
-        lines.append(Self.stamp(time) + " |" + frame.text.joined(separator: "|") + "|" + (frame.backlight ? "" : " dark"))
+        lines.append(
+            Self.stamp(time) + " |" + frame.text.joined(separator: "|") + "|" + (frame.backlight ? "" : " dark"))
     }
 
     /// "   12.345": seconds with milliseconds, right-aligned.

@@ -114,7 +114,8 @@ public struct Scenario: Equatable, Sendable {
                 action = .turn(n, fast: args.count == 2)
             case "chord":
                 let b = try button()
-                guard args.count == 2, let n = Int(args[1].hasPrefix("+") ? String(args[1].dropFirst()) : args[1]), n != 0
+                guard args.count == 2, let n = Int(args[1].hasPrefix("+") ? String(args[1].dropFirst()) : args[1]),
+                    n != 0
                 else { throw fail("chord needs a button and a non-zero number of detents, e.g. 'chord play +3'") }
                 action = .chord(b, n)
             case "speed":
@@ -143,8 +144,10 @@ public struct Scenario: Equatable, Sendable {
             case "split", "merge", "rename", "delete", "part", "loop", "move", "new":
                 action = .edit(try Self.edit(words[1], args, fail))
             default:
-                throw fail("unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, "
-                           + "latency, stick, unstick, export, split, merge, rename, delete part, part, loop add, loop next, "
+                throw fail(
+                    "unknown action '\(words[1])' (tap, hold, bounce, double, press, release, turn, chord, speed, "
+                        + "latency, stick, unstick, export, split, merge, rename, delete part, part, loop add, loop "
+                        + "next, "
                            + "move add, move delete, new routine, end)")
             }
             steps.append(Step(time: time, action: action, line: line))

@@ -59,7 +59,10 @@ public struct TwinRun {
         }
 
         // Every scheduled input, in time order (stable for equal times).
-        enum Input { case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), edit(Edit), export(String) }
+        enum Input {
+            case edge(Edge), stick(String, label: String?), unstick, speed(Int), latency(Int), edit(Edit), export(
+                String)
+        }
         var inputs: [(time: Int64, order: Int, input: Input)] = []
         for step in scenario.steps {
             switch step.action {

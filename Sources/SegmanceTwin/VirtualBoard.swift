@@ -68,7 +68,9 @@ public struct VirtualBoard: Sendable {
     }
 
     private func press(_ b: Button, at t: Int64) -> [Edge] { [Edge(line: buttonLines[b]!, active: true, timestamp: t)] }
-    private func release(_ b: Button, at t: Int64) -> [Edge] { [Edge(line: buttonLines[b]!, active: false, timestamp: t)] }
+    private func release(_ b: Button, at t: Int64) -> [Edge] {
+        [Edge(line: buttonLines[b]!, active: false, timestamp: t)]
+    }
 
     /// Full quadrature cycles from the rest state (both contacts open). Clockwise, A closes
     /// before B: 00 → 10 → 11 → 01 → 00.
@@ -76,7 +78,9 @@ public struct VirtualBoard: Sendable {
         let perDetent = fast ? fastDetentNanoseconds : slowDetentNanoseconds
         let step = perDetent / 4
         let cw: [(line: Int, active: Bool)] = [(encoderA, true), (encoderB, true), (encoderA, false), (encoderB, false)]
-        let ccw: [(line: Int, active: Bool)] = [(encoderB, true), (encoderA, true), (encoderB, false), (encoderA, false)]
+        let ccw: [(line: Int, active: Bool)] = [
+            (encoderB, true), (encoderA, true), (encoderB, false), (encoderA, false),
+        ]
         let sequence = detents > 0 ? cw : ccw
         var edges: [Edge] = []
         var t = time

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Writes 16-bit stereo PCM WAV, converting Float [-1, 1] with the very function the ALSA
-/// writer uses for S16_LE, so the file holds exactly what the device would be handed. The header carries no dates or tool names, so the
-/// same samples always give the same bytes.
+/// writer uses for S16_LE, so the file holds exactly what the device would be handed. The
+/// header carries no dates or tool names, so the same samples always give the same bytes.
 public final class WAVWriter {
     public let path: String
     public let sampleRate: Int

@@ -9,7 +9,8 @@ extension TOMLParser {
         if token.count > 40 { shown += "…" }
 
         if Self.looksLikeDate(token) {
-            throw failure("dates are not supported here (\(shown)); times are written in quotes, like \"1:05\"", at: start)
+            throw failure(
+                "dates are not supported here (\(shown)); times are written in quotes, like \"1:05\"", at: start)
         }
         if token.contains(0x3A) {
             guard let time = Self.localTime(token) else {
@@ -55,7 +56,8 @@ extension TOMLParser {
         }
 
         if body.contains(where: { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }) {
-            return TOMLValue(.float(try float(body, negative: negative, shown: shown, start: start, notANumber)), at: start)
+            return TOMLValue(
+                .float(try float(body, negative: negative, shown: shown, start: start, notANumber)), at: start)
         }
 
         guard let digits = Self.digits(body, radix: 10) else { throw notANumber() }

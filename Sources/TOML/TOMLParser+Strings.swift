@@ -33,7 +33,8 @@ extension TOMLParser {
         let from = index
         while true {
             guard let byte = peek() else {
-                throw failure("the string opened on line \(start.line), column \(start.column) is not closed with \"'\"")
+                throw failure(
+                    "the string opened on line \(start.line), column \(start.column) is not closed with \"'\"")
             }
             switch byte {
             case 0x27:
@@ -126,10 +127,13 @@ extension TOMLParser {
         case 0x5C: simple = 0x5C
         case 0x75, 0x55: simple = nil
         case 0x0A, 0x0D:
-            throw failure("a backslash at the end of the line (only a \"\"\"multi-line\"\"\" string continues on the next line)",
+            throw failure(
+                "a backslash at the end of the line (only a \"\"\"multi-line\"\"\" string continues on the next line)",
                           at: start)
         default:
-            throw failure("unknown escape \\\(found().trimmingQuotes) (known: \\b \\t \\n \\f \\r \\e \\\" \\\\ \\uXXXX \\UXXXXXXXX;"
+            throw failure(
+                "unknown escape \\\(found().trimmingQuotes) (known: \\b \\t \\n \\f \\r \\e \\\" \\\\ \\uXXXX "
+                    + "\\UXXXXXXXX;"
                           + " for a path write / or use a 'single-quoted' string)", at: start)
         }
         advance()
@@ -147,7 +151,9 @@ extension TOMLParser {
             advance()
         }
         guard let scalar = Unicode.Scalar(value) else {
-            throw failure("\\\(letter == 0x75 ? "u" : "U")\(Self.hex(value, digits: digits)) is not a Unicode character", at: start)
+            throw failure(
+                "\\\(letter == 0x75 ? "u" : "U")\(Self.hex(value, digits: digits)) is not a Unicode character",
+                at: start)
         }
         out.append(contentsOf: String(Character(scalar)).utf8)
     }

@@ -29,7 +29,8 @@ extension TOMLParser {
             throw failure("expected a value, found \(peek() == 0x23 ? "a comment" : found())")
         case let byte?:
             let letter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte >= 0x80
-            throw failure("expected a value (a \"string\", a number, true or false, an [array] or a { table }), found \(found())"
+            throw failure(
+                "expected a value (a \"string\", a number, true or false, an [array] or a { table }), found \(found())"
                           + (letter ? "; text must be in quotes" : ""))
         }
     }
@@ -57,7 +58,8 @@ extension TOMLParser {
             switch peek() {
             case 0x2C: advance()
             case 0x5D: advance(); return TOMLValue(.array(elements), at: start)
-            case nil: throw failure("the array opened on line \(start.line), column \(start.column) is not closed with ']'")
+            case nil:
+                throw failure("the array opened on line \(start.line), column \(start.column) is not closed with ']'")
             default: throw failure("expected ',' or ']' after a value of the array, found \(found())")
             }
         }
@@ -71,13 +73,16 @@ extension TOMLParser {
         while true {
             try skipBlank()
             if peek() == 0x7D { advance(); break }
-            if peek() == nil { throw failure("the table opened on line \(start.line), column \(start.column) is not closed with '}'") }
+            if peek() == nil {
+                throw failure("the table opened on line \(start.line), column \(start.column) is not closed with '}'")
+            }
             try keyValue(into: node)
             try skipBlank()
             switch peek() {
             case 0x2C: advance()
             case 0x7D: advance(); return TOMLValue(.table(node.freeze()), at: start)
-            case nil: throw failure("the table opened on line \(start.line), column \(start.column) is not closed with '}'")
+            case nil:
+                throw failure("the table opened on line \(start.line), column \(start.column) is not closed with '}'")
             default: throw failure("expected ',' or '}' after a value of the inline table, found \(found())")
             }
         }

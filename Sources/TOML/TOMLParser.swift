@@ -200,7 +200,9 @@ struct TOMLParser {
             if length == 0 {
                 var column = 1
                 for byte in bytes[startAt..<i] where byte & 0xC0 != 0x80 { column += 1 }
-                throw TOMLError("the text is not UTF-8 (byte 0x\(Self.hex(UInt32(b), digits: 2)) at byte offset \(i)); save the file as UTF-8",
+                throw TOMLError(
+                    "the text is not UTF-8 (byte 0x\(Self.hex(UInt32(b), digits: 2)) at byte offset \(i)); save the "
+                        + "file as UTF-8",
                                 at: TOMLPosition(line: lineAt, column: column))
             }
             i += length
@@ -266,13 +268,17 @@ struct TOMLParser {
                 case .table(let node) where node.origin == .dotted:
                     target = node
                 case .table(let node):
-                    throw failure("a dotted key cannot add to the table '\(shown())' defined on line \(node.position.line)",
+                    throw failure(
+                        "a dotted key cannot add to the table '\(shown())' defined on line \(node.position.line)",
                                   at: part.position)
                 case .tables(let array):
-                    throw failure("a dotted key cannot add to '\(shown())', an array of tables (line \(array.position.line))",
+                    throw failure(
+                        "a dotted key cannot add to '\(shown())', an array of tables (line \(array.position.line))",
                                   at: part.position)
                 case .value(let value):
-                    throw failure("'\(shown())' is already a \(value.typeName) (line \(slot.keyPosition.line)); it cannot also be a table",
+                    throw failure(
+                        "'\(shown())' is already a \(value.typeName) (line \(slot.keyPosition.line)); it cannot also "
+                            + "be a table",
                                   at: part.position)
                 }
             } else {
@@ -290,7 +296,8 @@ struct TOMLParser {
     }
 
     /// A new table one level below `parent`, within the depth limit.
-    func child(of parent: TableNode, origin: TableNode.Origin, at position: TOMLPosition) throws(TOMLError) -> TableNode {
+    func child(of parent: TableNode, origin: TableNode.Origin, at position: TOMLPosition) throws(TOMLError) -> TableNode
+    {
         let depth = parent.depth + 1
         guard depth <= limits.maxDepth else {
             throw failure("tables nested more than \(limits.maxDepth) levels deep", at: position)
@@ -310,7 +317,10 @@ struct TOMLParser {
         skipSpaces()
         let shown = Self.path(parts)
         guard peek() == 0x5D, !isArray || peek(1) == 0x5D else {
-            throw failure("expected '\(isArray ? "]]" : "]")' to close the header [\(isArray ? "[" : "")\(shown), found \(found())")
+            throw failure(
+                "expected '\(isArray ? "]]" : "]")' to close the header [\(isArray ? "[" : "")\(shown), found "
+                    + "\(found())"
+            )
         }
         advance(isArray ? 2 : 1)
         try endOfLine(after: "the header")
@@ -323,11 +333,14 @@ struct TOMLParser {
                 case .table(let node):
                     table = node
                 case .tables(let array):
-                    guard let element = array.tables.last else { throw failure("empty array of tables", at: part.position) }
+                    guard let element = array.tables.last else {
+                        throw failure("empty array of tables", at: part.position)
+                    }
                     table = element
                 case .value(let value):
                     let prefix = Self.path(Array(parts[0...offset]))
-                    throw failure("'\(prefix)' is already a \(value.typeName) (line \(slot.keyPosition.line)), not a table",
+                    throw failure(
+                        "'\(prefix)' is already a \(value.typeName) (line \(slot.keyPosition.line)), not a table",
                                   at: part.position)
                 }
             } else {
@@ -341,7 +354,9 @@ struct TOMLParser {
             let array: TableArrayNode
             if let slot = table[last.name] {
                 guard case .tables(let existing) = slot.item else {
-                    throw failure("[[\(shown)]] needs an array of tables, but '\(shown)' is already a \(Self.kind(slot.item)) (line \(slot.keyPosition.line))",
+                    throw failure(
+                        "[[\(shown)]] needs an array of tables, but '\(shown)' is already a \(Self.kind(slot.item)) "
+                            + "(line \(slot.keyPosition.line))",
                                   at: start)
                 }
                 array = existing
@@ -367,14 +382,17 @@ struct TOMLParser {
                 node.position = start
                 current = node
             case .table(let node) where node.origin == .dotted:
-                throw failure("the table [\(shown)] was already made by dotted keys on line \(slot.keyPosition.line)", at: start)
+                throw failure(
+                    "the table [\(shown)] was already made by dotted keys on line \(slot.keyPosition.line)", at: start)
             case .table(let node):
                 throw failure("the table [\(shown)] is defined twice (first on line \(node.position.line))", at: start)
             case .tables(let array):
-                throw failure("'\(shown)' is an array of tables (line \(array.position.line)); write [[\(shown)]] to add one",
+                throw failure(
+                    "'\(shown)' is an array of tables (line \(array.position.line)); write [[\(shown)]] to add one",
                               at: start)
             case .value(let value):
-                throw failure("'\(shown)' is already a \(value.typeName) (line \(slot.keyPosition.line)), not a table", at: start)
+                throw failure(
+                    "'\(shown)' is already a \(value.typeName) (line \(slot.keyPosition.line)), not a table", at: start)
             }
         } else {
             let node = try child(of: table, origin: .header, at: start)

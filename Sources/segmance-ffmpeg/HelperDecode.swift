@@ -40,7 +40,9 @@ struct HelperDecode {
         do {
             decoder = try StreamDecoder(input, stream: audio.index)
         } catch {
-            report.add("error", error.isDecoderNotFound ? "missingdecoder" : "decoder", "FFmpeg \(error.function): \(error.message)")
+            report.add(
+                "error", error.isDecoderNotFound ? "missingdecoder" : "decoder",
+                "FFmpeg \(error.function): \(error.message)")
             return 1
         }
         let expected = announced.map { Int64($0 * Double(max(0, audio.sampleRate))) } ?? 0

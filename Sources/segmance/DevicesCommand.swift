@@ -6,7 +6,8 @@ import LinuxInput
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List what a board profile can name: ALSA PCMs and cards, GPIO chips and lines, input devices, I2C buses.")
+        abstract:
+            "List what a board profile can name: ALSA PCMs and cards, GPIO chips and lines, input devices, I2C buses.")
 
     func run() throws {
         print(Self.report())
@@ -29,16 +30,19 @@ struct Devices: ParsableCommand {
         let scan = GPIOInventory.scan()
         var chipLines: [String] = []
         for chip in scan.chips {
-            chipLines.append("\(chip.path)  name \(chip.name)  label \(chip.label)  (\(chip.lines.count) lines) — [gpio] chip")
+            chipLines.append(
+                "\(chip.path)  name \(chip.name)  label \(chip.label)  (\(chip.lines.count) lines) — [gpio] chip")
             let named = chip.lines.map { line in
-                "\(line.offset)" + (line.name.map { "=\($0)" } ?? "") + (line.used ? " (used by \(line.consumer ?? "?"))" : "")
+                "\(line.offset)" + (line.name.map { "=\($0)" } ?? "")
+                    + (line.used ? " (used by \(line.consumer ?? "?"))" : "")
             }
             chipLines.append("    lines: " + named.joined(separator: ", "))
         }
         chipLines += scan.failures.map { "\($0)" }
         section("GPIO chips ([gpio] chip, [gpio.lines] names or offsets):", chipLines)
         section("Input devices ([[input]] device):", InputInventory.devices().map { "\($0.path): \($0.name)" })
-        section("I2C buses ([display] bus):", I2CInventory.buses().map { "\($0.path)" + ($0.name.map { ": \($0)" } ?? "") })
+        section(
+            "I2C buses ([display] bus):", I2CInventory.buses().map { "\($0.path)" + ($0.name.map { ": \($0)" } ?? "") })
         return out.joined(separator: "\n")
     }
 }

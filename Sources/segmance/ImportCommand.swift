@@ -27,7 +27,9 @@ struct Import: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Bring back the stick's loops, speeds, beats and count-in of every routine imported (also unchanged ones).")
+    @Flag(
+        help:
+            "Bring back the stick's loops, speeds, beats and count-in of every routine imported (also unchanged ones).")
     var restoreStickValues = false
 
     func run() throws {
@@ -38,7 +40,8 @@ struct Import: ParsableCommand {
         let summary = Importer(library: library).run(directory, label: label) { event in
             switch event {
             case .started(let count):
-                Console.error("Importing \(directory) into \(library.directory): \(count) routine\(count == 1 ? "" : "s")\n")
+                Console.error(
+                    "Importing \(directory) into \(library.directory): \(count) routine\(count == 1 ? "" : "s")\n")
             case .progress(let p):
                 if tty { Console.error("\r[\(p.routine)/\(p.count)] \(p.title) \(p.percent)%\u{1B}[K") }
             case .problem(let problem):

@@ -47,7 +47,8 @@ struct Interactive {
         let output = openOutput()
         let appliance: Appliance
         switch output {
-        case .engine(let engine): appliance = try Appliance(configuration, audio: engine, library: library, importer: runner)
+        case .engine(let engine):
+            appliance = try Appliance(configuration, audio: engine, library: library, importer: runner)
         case .wav: appliance = try Appliance(configuration, library: library, importer: runner)
         }
         var logLines: [String] = []
@@ -136,7 +137,8 @@ struct Interactive {
             do {
                 let writer = try WAVWriter(path: path, sampleRate: configuration.sampleRate)
                 let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
-                return .wav(PacedWAV(writer: writer, periodFrames: periodFrames, sampleRate: configuration.sampleRate), buffer)
+                return .wav(
+                    PacedWAV(writer: writer, periodFrames: periodFrames, sampleRate: configuration.sampleRate), buffer)
             } catch {
                 Console.error("\(error)\n")
                 exit(1)

@@ -39,9 +39,11 @@ struct LibraryCommand: ParsableCommand {
             let report = RoutineReport(stored.routine, source: stored.sourcePath, rate: library.sampleRate)
             if json { return try printJSON(report) }
             let resume = try library.resume()
-            let here = resume?.routine == routine ? stored.routine.parts.firstIndex { $0.title == resume?.partTitle } : nil
+            let here =
+                resume?.routine == routine ? stored.routine.parts.firstIndex { $0.title == resume?.partTitle } : nil
             let mark = resume.map { "◀ resume at \(ManifestTime.format($0.position, rate: library.sampleRate))" } ?? ""
-            Console.out(report.lines(rate: library.sampleRate, markPart: here, markText: mark).joined(separator: "\n") + "\n")
+            Console.out(
+                report.lines(rate: library.sampleRate, markPart: here, markText: mark).joined(separator: "\n") + "\n")
         }
     }
 
@@ -59,7 +61,10 @@ struct LibraryCommand: ParsableCommand {
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Bring back the stick's values of a routine: forget the loops, speeds, \"1\"s and count-in choice set on the box.")
+            abstract:
+                "Bring back the stick's values of a routine: forget the loops, speeds, \"1\"s and count-in choice set "
+                    + "on the box."
+        )
         @Argument(help: "The routine's title.") var routine: String
         @OptionGroup var options: LibraryOptions
 
@@ -85,7 +90,9 @@ struct LibraryCommand: ParsableCommand {
             let library = try options.open(recover: false)
             let swept = try library.sweep(wait: true)
             for name in swept.temporaryFiles { Console.out("recovered: removed the partial file media/\(name)\n") }
-            for hash in swept.orphanMedia { Console.out("recovered: removed media/\(hash).pcm, which no routine uses\n") }
+            for hash in swept.orphanMedia {
+                Console.out("recovered: removed media/\(hash).pcm, which no routine uses\n")
+            }
             let problems = try library.verify(deep: deep)
             for problem in problems { Console.out("\(problem)\n") }
             guard problems.isEmpty else { throw ExitCode(1) }

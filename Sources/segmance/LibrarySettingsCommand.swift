@@ -58,7 +58,8 @@ extension LibraryCommand {
                     throw CommandError("\"\(routine)\" has parts 1 to \(parts.count), not \(part)")
                 }
                 guard frame >= 0, frame < parts[part - 1].length else {
-                    throw CommandError("part \(part) of \"\(routine)\" has \(parts[part - 1].length) frames, not \(frame)")
+                    throw CommandError(
+                        "part \(part) of \"\(routine)\" has \(parts[part - 1].length) frames, not \(frame)")
                 }
                 try library.apply(.resume(ResumePoint(routine: routine, part: part - 1,
                                                       partTitle: parts[part - 1].title, position: frame)))
@@ -71,7 +72,8 @@ extension LibraryCommand {
                                                             partTitle: $0.partTitle, frame: $0.position) })
             }
             guard let point else { return Console.out("No resume point saved in \(library.directory).\n") }
-            Console.out("\"\(point.routine)\", part \(point.part + 1) \"\(point.partTitle)\", frame \(point.position)\n")
+            Console.out(
+                "\"\(point.routine)\", part \(point.part + 1) \"\(point.partTitle)\", frame \(point.position)\n")
         }
     }
 }
@@ -102,7 +104,8 @@ struct SettingAssignment {
     init(parsing text: String) throws {
         let pieces = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard pieces.count == 2, let key = Self.keys.first(where: { $0.name == pieces[0] }) else {
-            throw ValidationError("\(text): not KEY=VALUE with a KEY among \(Self.keys.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "\(text): not KEY=VALUE with a KEY among \(Self.keys.map(\.name).joined(separator: ", "))")
         }
         let value = pieces[1]
         func bad() -> ValidationError { ValidationError("\(text): \(key.name) takes \(key.values)") }

@@ -79,8 +79,10 @@ struct RoutineReport: Codable {
                            : part.stickLoop.map { LoopReport(a: seconds($0.a), b: seconds($0.b)) },
                        moves: part.moves.map { MoveReport(type: $0.type.name, name: $0.name, note: $0.note,
                                                           at: $0.cue.map(seconds)) },
-                       loops: part.loops.map { NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
-                                                               aFrame: $0.loop.a, bFrame: $0.loop.b) },
+                       loops: part.loops.map {
+                           NamedLoopReport(name: $0.name, a: seconds($0.loop.a), b: seconds($0.loop.b),
+                                           aFrame: $0.loop.a, bFrame: $0.loop.b)
+                       },
                        speed: part.speed,
                        beat: part.grid.map { BeatReport(tempo: ($0.bpm(sampleRate: Int64(rate)) * 100).rounded() / 100,
                                                         one: seconds($0.one), origin: $0.origin.rawValue) })
@@ -94,7 +96,8 @@ struct RoutineReport: Codable {
         if !subtitle.isEmpty { head += " — \(subtitle)" }
         var facts = ["\(parts.count) part\(parts.count == 1 ? "" : "s")", time(seconds)]
         if let countdown {
-            facts.append("countdown \(countdown) s" + (countdownChoice == "mine" ? " (the teacher's used instead)" : ""))
+            facts.append(
+                "countdown \(countdown) s" + (countdownChoice == "mine" ? " (the teacher's used instead)" : ""))
         }
         if let source { facts.append("from \(source)") }
         var out = ["\(head)  (\(facts.joined(separator: ", ")))"]
@@ -110,7 +113,8 @@ struct RoutineReport: Codable {
             if let beat = part.beat {
                 // To the millisecond: a beat is a few hundred.
                 let ms = Int((abs(beat.one) * 1000).rounded())
-                let one = (beat.one < 0 ? "-" : "") + String(format: "%d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
+                let one =
+                    (beat.one < 0 ? "-" : "") + String(format: "%d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
                 line += "  tempo \(String(format: "%.2f", beat.tempo)) BPM, one at \(one) (\(beat.origin))"
             }
             if markPart == i { line += "  \(markText)" }

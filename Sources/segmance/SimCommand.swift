@@ -40,16 +40,19 @@ struct Sim: ParsableCommand {
     @Option(help: "The display: 16x2 or 20x4.")
     var display: DisplaySize = DisplaySize(argument: "16x2")!
 
-    @Option(help: "Countdown before playback: seconds (0, 3, 5, 8, 10, 15, 20), or beats at the part's tempo (beats4: \"5, 6, 7, 8\"; beats8: a full eight).")
+    @Option(help: ArgumentHelp("Countdown before playback: seconds (0, 3, 5, 8, 10, 15, 20), or beats at the part's "
+                               + "tempo (beats4: \"5, 6, 7, 8\"; beats8: a full eight)."))
     var countdown: CountdownOption = CountdownOption(argument: "0")!
 
-    @Option(help: "What a countdown sounds like: ticks, or spoken (the counts spoken on the beat, by espeak-ng; ticks when it is not installed).")
+    @Option(help: ArgumentHelp("What a countdown sounds like: ticks, or spoken (the counts spoken on the beat, by "
+                               + "espeak-ng; ticks when it is not installed)."))
     var countVoice: CountVoice = Settings().countVoice
 
     @Option(help: "What loop marks snap to on a part with a beat: beat, eight or off.")
     var snap: LoopSnap = Settings().loopSnap
 
-    @Option(help: "Practice speed at the start, in percent (50 to 150 in steps of 5; pitch kept), as if set with LOOP held and the encoder (interactively: on the first part loaded).")
+    @Option(help: ArgumentHelp("Practice speed at the start, in percent (50 to 150 in steps of 5; pitch kept), as if "
+                               + "set with LOOP held and the encoder (interactively: on the first part loaded)."))
     var speed: Int?
 
     @Option(help: "Output rate in Hz.")

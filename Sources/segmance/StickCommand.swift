@@ -78,8 +78,10 @@ struct Stick: ParsableCommand {
             }
             let routines = content.routines.map { RoutineReport($0, source: nil, rate: rate) }
             if json {
-                try printJSON(Output(stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init),
-                                     notes: content.notes.map(ProblemReport.init)))
+                try printJSON(
+                    Output(
+                        stick: directory, routines: routines, problems: content.problems.map(ProblemReport.init),
+                        notes: content.notes.map(ProblemReport.init)))
             } else {
                 let count = content.problems.count
                 Console.out("Stick \(directory): \(routines.count) routine\(routines.count == 1 ? "" : "s") to import, "

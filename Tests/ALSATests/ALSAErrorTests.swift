@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ALSA
 
-@Suite struct ALSAErrorTests {
+@Suite(.tags(.unit)) struct ALSAErrorTests {
     @Test func descriptionNamesCallPCMTextAndDetail() {
         let error = ALSAError(function: "snd_pcm_hw_params_set_rate", pcm: "hw:0", result: -EINVAL,
                               detail: "device offers 44100...48000 Hz")

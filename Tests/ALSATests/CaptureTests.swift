@@ -4,7 +4,7 @@ import Testing
 
 /// A `type file` PCM stores the exact bytes handed to ALSA: what the writer converts is
 /// what a DAC would receive.
-@Suite struct CaptureTests {
+@Suite(.tags(.integration)) struct CaptureTests {
     init() { ALSATestEnvironment.prepare() }
 
     /// One input sample and what each format must carry for it.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ALSA
 
-@Suite struct CatalogTests {
+@Suite(.tags(.integration)) struct CatalogTests {
     init() { ALSATestEnvironment.prepare() }
 
     @Test func hintsListNullAndPrivateConfigPCMs() throws {

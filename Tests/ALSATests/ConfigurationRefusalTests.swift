@@ -1,7 +1,7 @@
 import Testing
 @testable import ALSA
 
-@Suite struct ConfigurationRefusalTests {
+@Suite(.tags(.integration)) struct ConfigurationRefusalTests {
     init() { ALSATestEnvironment.prepare() }
 
     struct Refusal: CustomTestStringConvertible, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ALSA
 
-@Suite struct PCMDeviceTests {
+@Suite(.tags(.integration)) struct PCMDeviceTests {
     init() { ALSATestEnvironment.prepare() }
 
     static let standard = PCMConfiguration(format: .s16LE, channels: 2, rate: 48_000,

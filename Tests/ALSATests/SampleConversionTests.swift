@@ -1,7 +1,7 @@
 import Testing
 @testable import ALSA
 
-@Suite struct SampleConversionTests {
+@Suite(.tags(.unit)) struct SampleConversionTests {
     @Test(arguments: CaptureTests.pattern.indices)
     func singleSamplesFollowTheSpecification(index: Int) {
         let sample = CaptureTests.pattern[index]

@@ -22,7 +22,7 @@ EVENTS = 300 if SHORT else 1000    # input events per latency run
 SOAK = "60" if SHORT else "600"    # seconds of the 75 % row's run changing speed every 5 s
 LATENCY_RUNS = 3                   # latency runs per configuration; every run's p99 is checked
 SETTLE = 4.0                       # seconds before the CPU window opens
-# The stretcher's own latency the 75 % row may add (Rubber Band R3 short window, README "Speed").
+# The stretcher's own latency the 75 % row may add (Rubber Band R3 short window, docs/speed.md).
 STRETCH_LATENCY_MS = 27.0
 # Start -> ready with the audio device open (docs/budgets.md), and below MPD's in the same run.
 READY_BUDGET_MS = 150.0
@@ -32,7 +32,7 @@ READY_BUDGET_MS = 150.0
 # jack plugin's own format (S16 would be converted twice). The buffer's depth delays neither a
 # command (the rewind) nor the LCD (the loop times it from the device's clock); it sets how
 # often the render thread wakes (aplay keeps 501 ms and wakes 8 times a second). 1024 x 32
-# would need more memory at 75 % than the 20 MB budget leaves (README, "Budgets").
+# would need more memory at 75 % than the 20 MB budget leaves (docs/budgets.md).
 # "segmance 128x3" is period-by-period scheduling at 128 frames x 3 in S16_LE.
 DEEP = ["--period", "1024", "--periods", "24", "--rewind-guard", "128", "--format", "FLOAT_LE"]
 PERIODIC = ["--period", "128", "--periods", "3"]
@@ -307,7 +307,7 @@ BUDGETS = [
            "compare Tests/System/README.md's edge to sound"),
     Budget("input event -> sound estimate (handed + device delay), p99, deep buffer at 75 % speed", " ms",
            lambda r: r["75%"]["sound_p99_ms"], lambda r: 10.0 + STRETCH_LATENCY_MS,
-           f"10 ms + the stretcher's stated latency ({STRETCH_LATENCY_MS:.0f} ms, README \"Speed\")",
+           f"10 ms + the stretcher's stated latency ({STRETCH_LATENCY_MS:.0f} ms, docs/speed.md)",
            peer=lambda r: f"at 100 % {r['deep buffer']['sound_p99_ms']:.2f} ms"),
     Budget("xruns in the latency runs (every configuration, every run, and the 75 % run)", "",
            lambda r: sum(r[k]["xruns"] for k in ("deep buffer", "128x3", "512x4", "75%")), lambda r: 0, "none",
@@ -329,7 +329,7 @@ BUDGETS = [
     # every client (~90 % of either process, wandering +-10 % from window to window; a sound
     # card's kernel driver has none), is printed beside it with the whole processes.
     # Met with a margin since the render thread refills every 384 ms (1024 x 24) and the LCD's
-    # thread draws the screens handed ahead (README, "Known misses: none"); it was missed at
+    # thread draws the screens handed ahead (docs/benchmarks.md, "Known misses"); it was missed at
     # 1.5-1.7, then met only narrowly at 0.94-1.15.
     Budget("CPU while playing, the players' own threads, segmance / aplay (schedstat; median of the paired "
            "rounds' ratios; the test device's jack threads apart)", "",
@@ -343,7 +343,7 @@ BUDGETS = [
            lambda r: r["segmance_rss"], lambda r: 20.0, "docs/budgets.md: 20 MB",
            peer=lambda r: f"MPD {r['mpd_rss']:.1f} MB, aplay {r['aplay_rss']:.1f} MB"),
     # At a speed other than 100 % the renderer's stretchers (two Rubber Band R3 stretchers for
-    # three voices, ~2 MB resident each) are made: the same budget (README, "Speed").
+    # three voices, ~2 MB resident each) are made: the same budget (docs/speed.md).
     Budget("peak resident memory while playing at 75 % speed (its stretchers made; without the jack test "
            "device's shm and libraries, nor the bench-only libraries)", " MB",
            lambda r: r["segmance_rss_75"], lambda r: 20.0, "docs/budgets.md: 20 MB",

@@ -4,7 +4,7 @@ import Testing
 /// The comparison on synthetic signals shaped like the box's: silence, then noise that a
 /// command makes jump elsewhere (with a crossfade, or a pause's ramp out); the "capture"
 /// starts later and applies the command where the twin did or a few periods late.
-@Suite struct AudioComparisonTests {
+@Suite(.tags(.unit)) struct AudioComparisonTests {
     static let source = BoxStick.noise(frames: 200_000, seed: 7)
     static let seek = AudioComparison.CommandKind(name: "seek", rampFrames: 240, maxLagGrowth: 2_048)
     static let pause = AudioComparison.CommandKind(name: "pause", rampFrames: 240, maxLagGrowth: 512)

@@ -5,7 +5,7 @@ import Testing
 /// The LCD between a frame drawn with the symbols and one drawn with the big digits: the
 /// driver loads CGRAM first, so for a moment the old frame's glyph cells show the new
 /// set's shapes. Such a screen is a redraw; a wrong glyph that stays is not.
-@Suite struct GlyphReloadTests {
+@Suite(.tags(.unit)) struct GlyphReloadTests {
     @Test func theStandInsAreSegmanceScreens() {
         let all = Set(GlyphSet.allCases.flatMap { set in (0..<8).map { set.standIn(UInt8($0)) } }).subtracting([" "])
         #expect(ScreenSequence.glyphStandIns == all)

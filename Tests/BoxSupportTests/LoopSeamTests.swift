@@ -5,7 +5,7 @@ import Testing
 /// noise straight from before A to past B, the loop arrives 3000 frames past B and wraps as
 /// far past A, pass 2 ends at B and pass 3 starts at A, each seam crossfaded over 240 frames
 /// (or not, or to the wrong place).
-@Suite struct LoopSeamTests {
+@Suite(.tags(.unit)) struct LoopSeamTests {
     static let source = BoxStick.noise(frames: 400_000, seed: 9)
     static let a = 48_000, b = 144_000, over = 3_000
     /// Capture frame of A in pass 1.

@@ -8,7 +8,7 @@ import Testing
 /// The daemon's control log placed in the real twin: each input acts exactly where the
 /// daemon's did (the A and B the daemon marked, the place it paused), and the twin's audio
 /// and frames are what the system tests compare the box against.
-@Suite(.serialized) struct TwinPlacementTests {
+@Suite(.tags(.integration), .serialized) struct TwinPlacementTests {
     /// A rehearsal as the daemon would log it: play (3 s countdown), A heard at 2 s, B at
     /// 4 s, each seen by the daemon 120 ms later (80 ms held, 40 ms of the device's buffer:
     /// the loop wraps to A as far past it), next part 1 s later, one detent forward heard

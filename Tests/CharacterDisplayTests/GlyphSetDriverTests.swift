@@ -7,7 +7,7 @@ import SegmanceScreen
 
 /// The drivers carry out what a frame says besides its cells: the glyph set CGRAM must hold
 /// (the count-in's big digits) and the backlight.
-@Suite struct GlyphSetDriverTests {
+@Suite(.tags(.unit)) struct GlyphSetDriverTests {
     static let countIn: PlayerState = {
         var state = PlayerState(routines: [Routine(title: "Street Jam", parts: [
             Part(title: "Groove", audio: AudioReference("a"), length: 48_000 * 30),

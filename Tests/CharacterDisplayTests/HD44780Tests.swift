@@ -10,7 +10,7 @@ final class RecordingDelay: Delay {
     func wait(microseconds: Int) { waits.append(microseconds) }
 }
 
-@Suite struct HD44780Tests {
+@Suite(.tags(.unit)) struct HD44780Tests {
     static func frame(_ rows: [String], columns: Int, glyphs: [(Int, Int, Glyph)] = []) -> Frame {
         var f = Frame(columns: columns, rows: rows.count)
         for (r, text) in rows.enumerated() { f.put(Array(text.utf8), row: r) }
@@ -124,7 +124,7 @@ final class RecordingDelay: Delay {
     }
 }
 
-@Suite struct TerminalDisplayTests {
+@Suite(.tags(.unit)) struct TerminalDisplayTests {
     @Test func drawsTheFrameAsABoxWithGlyphStandIns() {
         var frame = Frame(columns: 16, rows: 2)
         frame.put([Glyph.pause.rawValue, 0x20] + Array("1/3 Intro".utf8), row: 0)
@@ -141,7 +141,7 @@ final class RecordingDelay: Delay {
     }
 }
 
-@Suite struct ResilientDisplayTests {
+@Suite(.tags(.unit)) struct ResilientDisplayTests {
     @Test func aDisplayThatStopsAnsweringIsRetriedLoggedAndNeverFatal() throws {
         let bus = RecordingI2CBus()
         let hd = HD44780Display(bus: bus, columns: 16, rows: 2, delay: RecordingDelay())

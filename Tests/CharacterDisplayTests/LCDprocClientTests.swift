@@ -8,7 +8,7 @@ import Glibc
 
 /// The client against a real LCDd (Debian's lcdproc) on loopback, with the `text` driver,
 /// which prints every frame it shows as a box on its standard output.
-@Suite(.serialized, .enabled(if: access("/usr/sbin/LCDd", X_OK) == 0,
+@Suite(.tags(.integration), .serialized, .enabled(if: access("/usr/sbin/LCDd", X_OK) == 0,
                              "needs LCDd: apt-get install lcdproc (deploy/install-deps.sh does)"))
 struct LCDprocClientTests {
     final class Server {

@@ -3,7 +3,7 @@ import Testing
 import SegmanceScreen
 @testable import CharacterDisplay
 
-@Suite struct SMBusTraceTests {
+@Suite(.tags(.integration)) struct SMBusTraceTests {
     /// A trace recorded in the board in a box (Tests/System): HD44780Display initialising a
     /// 16×2 LCD behind a PCF8574 at 0x27 on i2c-stub (bus 0) and drawing one frame of an
     /// A–B loop playing.

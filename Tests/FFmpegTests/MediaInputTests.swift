@@ -3,7 +3,7 @@ import Foundation
 import SegmanceTestSupport
 import Testing
 
-@Suite struct MediaInputTests {
+@Suite(.tags(.integration)) struct MediaInputTests {
     let temp = TempDirs()
 
     /// A 1 s stereo WAV tone at 44.1 kHz.

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import GPIOD
 
-@Suite("Opening chips that are not there")
+@Suite("Opening chips that are not there", .tags(.integration))
 struct GPIOChipErrorTests {
     @Test func missingPathNamesTheCallAndTheErrno() throws {
         var caught: GPIOError?
@@ -70,7 +70,7 @@ struct GPIOChipErrorTests {
     }
 }
 
-@Suite("GPIOError messages")
+@Suite("GPIOError messages", .tags(.integration))
 struct GPIOErrorTests {
     @Test(arguments: [
         (GPIOError.Available.nothing, "gpiod_x failed for line 4 on gpiochip0: Device or resource busy (errno 16)"),
@@ -87,7 +87,7 @@ struct GPIOErrorTests {
     }
 }
 
-@Suite("Line selectors from configuration")
+@Suite("Line selectors from configuration", .tags(.integration))
 struct GPIOLineSelectorTests {
     @Test(arguments: [
         ("17", GPIOLineSelector.offset(17)),

@@ -5,7 +5,7 @@ import Testing
 /// The edge source reads the kernel's event records (libgpiod 1: `gpioevent_data` through
 /// `gpiod_line_event_read_fd_multiple`; libgpiod 2: `gpio_v2_line_event`) from line fds; pipes
 /// stand in for the fds a chip would give.
-@Suite("Edge source over line event fds")
+@Suite("Edge source over line event fds", .tags(.integration))
 struct GPIOEdgeSourceTests {
     enum Control: Hashable, Sendable { case play, next }
 

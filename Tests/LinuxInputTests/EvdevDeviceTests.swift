@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import LinuxInput
 
-@Suite("EvdevDevice reading a real file descriptor")
+@Suite("EvdevDevice reading a real file descriptor", .tags(.integration))
 struct EvdevDeviceTests {
     let events = [
         InputEvent(seconds: 100, microseconds: 1, type: InputEvent.key, code: 109, value: 1),

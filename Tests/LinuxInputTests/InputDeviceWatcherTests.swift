@@ -4,7 +4,7 @@ import Testing
 
 /// A temporary directory stands in for /dev/input; inotify on it is real. A node's name is
 /// the file's content (see `nameFromContent`).
-@Suite("Watching for devices by name")
+@Suite("Watching for devices by name", .tags(.integration))
 struct InputDeviceWatcherTests {
     @Test func findsPresentDevicesAndFollowsPlugAndUnplug() throws {
         let dir = TemporaryDirectory()
@@ -105,7 +105,7 @@ struct InputDeviceWatcherTests {
     }
 }
 
-@Suite("Input inventory")
+@Suite("Input inventory", .tags(.integration))
 struct InputInventoryTests {
     @Test func listsNodesInNumberOrderWithTheirNames() {
         let dir = TemporaryDirectory()

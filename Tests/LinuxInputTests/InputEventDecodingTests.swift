@@ -1,7 +1,7 @@
 import Testing
 @testable import LinuxInput
 
-@Suite("struct input_event decoding")
+@Suite("struct input_event decoding", .tags(.unit))
 struct InputEventDecodingTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var layout: InputEvent.Layout
@@ -90,7 +90,7 @@ struct InputEventDecodingTests {
 
 import Glibc
 
-@Suite("ioctl numbers")
+@Suite("ioctl numbers", .tags(.unit))
 struct IOControlTests {
     @Test(arguments: [
         (IOControl.evdevGetName(length: 256), UInt(0x8100_4506)), // the kernel's EVIOCGNAME(256)

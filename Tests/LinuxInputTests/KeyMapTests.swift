@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import LinuxInput
 
-@Suite("Key names and key maps")
+@Suite("Key names and key maps", .tags(.integration))
 struct KeyMapTests {
     @Test(arguments: [
         ("KEY_SPACE", UInt16(57)), ("KEY_PAGEDOWN", 109), ("KEY_PAGEUP", 104), ("KEY_B", 48),
@@ -84,7 +84,7 @@ struct KeyMapTests {
     }
 }
 
-@Suite("Control decoding across lost events and unplugging")
+@Suite("Control decoding across lost events and unplugging", .tags(.integration))
 struct InputControlDecoderTests {
     static let space: UInt16 = 57, pageDown: UInt16 = 109
     let map = KeyMap(keys: [space: "play", pageDown: "next"])

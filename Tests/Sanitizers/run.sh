@@ -13,7 +13,7 @@
 # Both run by default. Each ends with "sanitizers: KIND: N tests passed" or fails with the
 # sanitizer's report (a report fails the run even when every test passed: the sanitizer
 # sets the exit status). The tests a sanitizer cannot run are skipped by name below, each
-# with its reason; README.md ("Sanitizers") lists them too.
+# with its reason; docs/testing.md lists them too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"

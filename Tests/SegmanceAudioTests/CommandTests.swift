@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Commands from the core, PCM slices")
+@Suite("Commands from the core, PCM slices", .tags(.unit))
 struct CommandTests {
     /// A stand-in decoded file of 1000 frames (never read, never freed).
     static let file = PCMSlice(base: UnsafePointer(UnsafeMutablePointer<Int16>.allocate(capacity: 2000)),

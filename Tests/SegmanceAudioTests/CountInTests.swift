@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Count-in in beats: counts at exact frames, the music's beat one beat after the last")
+@Suite("Count-in in beats: counts at exact frames, the music's beat one beat after the last", .tags(.unit))
 struct CountInTests {
     /// playCountIn applied at frame 50 of a fresh renderer, rendered in `period`-frame calls.
     func take(_ countIn: RenderCountIn, from: Int64, period: Int = 97) -> (Take, tickLength: Int64, pcm: TestPCM) {

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Countdown: ticks and the start at exact frames")
+@Suite("Countdown: ticks and the start at exact frames", .tags(.unit))
 struct CountdownTests {
     static let rate: Int64 = 48_000
 

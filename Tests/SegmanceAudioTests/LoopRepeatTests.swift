@@ -4,7 +4,7 @@ import Testing
 
 /// Loops that count (issue 16): a pause of exactly P frames before each repeat, and a stop
 /// at E after the last of N passes, the same however the output is split into periods.
-@Suite("Loops: a pause before each repeat to the frame, a stop after N passes")
+@Suite("Loops: a pause before each repeat to the frame, a stop after N passes", .tags(.unit))
 struct LoopRepeatTests {
     @Test("the pause: ramp out at E, exactly P frames of silence, then A with a ramp-in",
           arguments: [97, 128, 1000])

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Loops: seams crossfaded exactly, counted repeats")
+@Suite("Loops: seams crossfaded exactly, counted repeats", .tags(.unit))
 struct LoopTests {
     /// (A, E) inside a part of 8000 frames; E = 8000 is the part's end, where the
     /// crossfade reads silence past it.

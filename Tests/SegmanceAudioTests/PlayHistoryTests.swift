@@ -5,7 +5,7 @@ import Testing
 /// The play history says, for every output frame, the source frame it played: across a
 /// loop's wrap, a seek, a pause's ramp, a part loaded and a part advanced to, and after a
 /// restore (a rewind) only what was rendered last counts.
-@Suite("Play history")
+@Suite("Play history", .tags(.unit))
 struct PlayHistoryTests {
     nonisolated(unsafe) static let pcm: UnsafePointer<Int16> = {
         let p = UnsafeMutablePointer<Int16>.allocate(capacity: 400_000)

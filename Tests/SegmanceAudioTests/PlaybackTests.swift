@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Playback: exact samples, ramps, part end")
+@Suite("Playback: exact samples, ramps, part end", .tags(.unit))
 struct PlaybackTests {
     @Test("play ramps in, then outputs the source exactly", arguments: [1, 16, 240])
     func playRampsInThenExact(ramp: Int) {

@@ -4,7 +4,7 @@ import Testing
 
 /// A snapshot is the whole render state at a frame: restored, the renderer renders the
 /// same samples and reports again, whatever it did in between.
-@Suite("Snapshots of the render state")
+@Suite("Snapshots of the render state", .tags(.unit))
 struct SnapshotTests {
     nonisolated(unsafe) static let pcm: UnsafePointer<Int16> = {
         let p = UnsafeMutablePointer<Int16>.allocate(capacity: 96_000)

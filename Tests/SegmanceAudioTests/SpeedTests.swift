@@ -7,7 +7,7 @@ import SegmanceCore
 /// stay in source frames, the stretched audio does not depend on how calls split the
 /// timeline or on a snapshot restored, and a loop's seam is a crossfade of two running
 /// streams with no click.
-@Suite struct SpeedTests {
+@Suite(.tags(.unit)) struct SpeedTests {
     /// A 440 Hz tone at 0.3 of full scale, both channels.
     static func tone(frames: Int) -> UnsafeMutablePointer<Int16> {
         let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: frames * 2)

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Output independent of how calls split the timeline")
+@Suite("Output independent of how calls split the timeline", .tags(.unit))
 struct SplitTests {
     /// A busy timeline at 8 kHz: countdown, seeks while playing and paused, a loop with a
     /// counted repeat, volume changes, pause and resume, a restart, the next part.

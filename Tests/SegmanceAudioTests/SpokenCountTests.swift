@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Spoken counts: the word of each count at the count's frame, cut short before the next")
+@Suite("Spoken counts: the word of each count at the count's frame, cut short before the next", .tags(.unit))
 struct SpokenCountTests {
     /// Word n: `length(n)` frames of the value n/100, so each is recognisable by value and length.
     static func length(_ n: Int) -> Int { 1_000 + 10 * n }

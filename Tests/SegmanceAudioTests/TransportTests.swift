@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceAudio
 
-@Suite("Transport: pause, resume, seek, stop, epochs")
+@Suite("Transport: pause, resume, seek, stop, epochs", .tags(.unit))
 struct TransportTests {
     @Test("pause ramps out while advancing, holds; play resumes where it held")
     func pauseResume() {

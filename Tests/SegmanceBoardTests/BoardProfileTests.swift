@@ -4,7 +4,7 @@ import SegmanceControls
 import SegmanceCore
 @testable import SegmanceBoard
 
-@Suite struct BoardProfileTests {
+@Suite(.tags(.integration)) struct BoardProfileTests {
     static let boardDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("board").path
 

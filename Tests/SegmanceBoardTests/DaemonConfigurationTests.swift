@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceBoard
 
-@Suite struct DaemonConfigurationTests {
+@Suite(.tags(.unit)) struct DaemonConfigurationTests {
     @Test func relativePathsAreFromTheConfigurationsFolder() throws {
         let c = try DaemonConfiguration(parsing: """
             board = "board/sim-vm.toml"

@@ -4,7 +4,7 @@ import Testing
 /// Every `--help` of the real `segmance` binary, walked through its subcommands, says what
 /// a person types: no Swift value (`DisplaySize(columns: 16, rows: 2)`, `Optional(…)`) and
 /// no name of a type declared in `Sources/`.
-@Suite struct HelpTextTests {
+@Suite(.tags(.integration)) struct HelpTextTests {
     static var binary: String {
         if let given = ProcessInfo.processInfo.environment["SEGMANCE_BIN"] { return given }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

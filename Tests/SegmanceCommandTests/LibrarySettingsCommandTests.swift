@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `segmance library settings` and `library resume`, run as the real binary on a real library.
-@Suite struct LibrarySettingsCommandTests {
+@Suite(.tags(.integration)) struct LibrarySettingsCommandTests {
     let library: String
 
     init() throws {

@@ -4,7 +4,7 @@ import Testing
 /// A loop named and a move added on the box with `segmance sim --library`, as the real
 /// binary: a restart of the simulator on the same library has them, and `library show --json`
 /// reports the named loop (seconds and frames) and the move's type.
-@Suite struct MadeOnTheBoxCommandTests {
+@Suite(.tags(.integration)) struct MadeOnTheBoxCommandTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("segmance-made-\(UUID().uuidString)").path
 
     @discardableResult

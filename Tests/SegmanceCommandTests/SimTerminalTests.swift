@@ -4,7 +4,7 @@ import Testing
 
 /// The interactive simulator in a pseudo-terminal, as a person runs it: keys typed, the LCD
 /// read back from what it draws. Audio goes to a WAV (the ALSA device named does not exist).
-@Suite(.serialized) struct SimTerminalTests {
+@Suite(.tags(.integration), .serialized) struct SimTerminalTests {
     /// A running `segmance sim` on the slave side of a pty; `screens` holds what it drew.
     final class SimInTerminal {
         let process = Process()

@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceControls
 
-@Suite("Acceleration")
+@Suite("Acceleration", .tags(.unit))
 struct AcceleratorTests {
     /// Interval since the previous detent in the same direction -> multiplier (default table).
     @Test(arguments: [

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceControls
 
-@Suite("Button gestures")
+@Suite("Button gestures", .tags(.unit))
 struct ButtonGestureTests {
     let long = ms(600)
     let window = ms(300)

@@ -5,7 +5,7 @@ import Testing
 /// PLAY held while the encoder turns: the volume chord. Its detents come as
 /// `encoderTurnedHolding(.play, n)`, PLAY reports nothing of its own, and PLAY's long press
 /// (stop) comes at the release so that holding it to turn never stops the music first.
-@Suite struct ChordTests {
+@Suite(.tags(.unit)) struct ChordTests {
     func edge(_ line: Int, _ active: Bool, _ t: Int64) -> ControlInput {
         .edge(Edge(line: line, active: active, timestamp: t))
     }

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceControls
 
-@Suite("Controls facade")
+@Suite("Controls facade", .tags(.unit))
 struct ControlsTests {
     func edge(_ line: Int, _ active: Bool, _ t: Int64) -> ControlInput {
         .edge(Edge(line: line, active: active, timestamp: t))

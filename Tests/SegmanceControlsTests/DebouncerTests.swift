@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceControls
 
-@Suite("Debouncer")
+@Suite("Debouncer", .tags(.unit))
 struct DebouncerTests {
     @Test func firstEdgeIsAcceptedAtOnceWithItsTimestamp() {
         var debouncer = Debouncer(interval: ms(10))

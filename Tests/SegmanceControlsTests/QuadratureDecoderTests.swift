@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceControls
 
-@Suite("Quadrature decoder")
+@Suite("Quadrature decoder", .tags(.unit))
 struct QuadratureDecoderTests {
     /// All 16 (previous, current) pairs, written as A B levels. Clockwise is A leading B:
     /// 00 → 10 → 11 → 01 → 00.

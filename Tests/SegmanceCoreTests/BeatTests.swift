@@ -3,7 +3,7 @@ import Testing
 
 /// Musical time in the core: count-ins in beats, loops snapped to beats or eights, the
 /// encoder by beats, "One here". The part: 120 BPM (a beat is 24000 frames), a "1" at 0.25 s.
-@Suite struct BeatTests {
+@Suite(.tags(.unit)) struct BeatTests {
     typealias F = Fixture
     static let grid = BeatGrid(beatFrames: 24_000, one: 12_000, origin: .manifest)
 

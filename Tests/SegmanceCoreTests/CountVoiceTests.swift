@@ -3,7 +3,7 @@ import Testing
 
 /// The count voice: ticks or spoken counts, chosen in the menu, saved, restored at boot,
 /// and told to the audio side (which makes the spoken sounds ready, or falls back to ticks).
-@Suite struct CountVoiceTests {
+@Suite(.tags(.unit)) struct CountVoiceTests {
     typealias F = Fixture
 
     static let item = Menu.Item.allCases.firstIndex(of: .countVoice)!

@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct CountdownTests {
+@Suite(.tags(.unit)) struct CountdownTests {
     typealias F = Fixture
 
     // A closure inside @Test(arguments:) crashes Swift 6.0.3's compiler (Debian 13's).

@@ -3,7 +3,7 @@ import Testing
 
 /// Making on the box (docs/controls.md, *Making on the box*): every gesture through the
 /// menu's real events, the whole resulting state and every effect asserted.
-@Suite struct EditTests {
+@Suite(.tags(.unit)) struct EditTests {
     typealias F = Fixture
 
     /// "Song": one cut of a minute at 120 BPM ("1" at 0), moves at 0:10 and 0:40, the

@@ -3,7 +3,7 @@ import Testing
 
 /// A control acts where the performer heard the music: the frame sounding at its
 /// instant (`Event.heard`, sent just before it), not the position last read.
-@Suite struct HeardTests {
+@Suite(.tags(.unit)) struct HeardTests {
     typealias F = Fixture
 
     private func playingAt(_ seconds: Double) -> TestStore {

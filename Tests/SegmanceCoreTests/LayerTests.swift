@@ -4,7 +4,7 @@ import Testing
 /// What the stick says is a routine's default, what the teacher chose on the box overrides it
 /// for that routine or part only, and the teacher's settings apply where neither says
 /// (docs/controls.md, *Whose value*). Choosing a routine never writes a setting.
-@Suite struct LayerTests {
+@Suite(.tags(.unit)) struct LayerTests {
     typealias F = Fixture
 
     /// Salsa (no countdown of its own) and Tango (its stick says 5 s).

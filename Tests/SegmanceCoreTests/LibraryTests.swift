@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct LibraryTests {
+@Suite(.tags(.unit)) struct LibraryTests {
     typealias F = Fixture
 
     @Test func theFirstRoutinesLoadTheFirstPart() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct LoopTests {
+@Suite(.tags(.unit)) struct LoopTests {
     typealias F = Fixture
 
     private func playingAt(_ seconds: Double, _ settings: Settings = Settings()) -> TestStore {

@@ -2,7 +2,7 @@ import Testing
 @testable import SegmanceCore
 
 /// The A–B loop's times: shown after a mark, nudged from the menu's *A-B loop* page.
-@Suite struct LoopTimeTests {
+@Suite(.tags(.unit)) struct LoopTimeTests {
     typealias F = Fixture
     static let entry = Menu.Item.allCases.firstIndex(of: .abLoop)!
 

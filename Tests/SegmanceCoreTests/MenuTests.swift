@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct MenuTests {
+@Suite(.tags(.unit)) struct MenuTests {
     typealias F = Fixture
 
     @Test func pushOpensTurnMovesLongPushCloses() {

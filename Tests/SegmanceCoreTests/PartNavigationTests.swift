@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct PartNavigationTests {
+@Suite(.tags(.unit)) struct PartNavigationTests {
     typealias F = Fixture
 
     private func loadEffects(_ part: Part, epoch: UInt32, loop: LoopRegion? = nil, next: PartAudio?) -> [Effect] {

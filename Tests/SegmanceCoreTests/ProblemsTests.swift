@@ -2,7 +2,7 @@ import Testing
 @testable import SegmanceCore
 
 /// The problems view: every problem of the last stick, whole, paged with the encoder.
-@Suite struct ProblemsTests {
+@Suite(.tags(.unit)) struct ProblemsTests {
     typealias F = Fixture
     static let offer = StickOffer(path: "/media/usb0", routines: 1)
     static let problems = [

@@ -2,7 +2,7 @@ import Testing
 @testable import SegmanceCore
 
 /// Boot: the library's routines, settings and where the performer left off.
-@Suite struct RestoreTests {
+@Suite(.tags(.unit)) struct RestoreTests {
     typealias F = Fixture
 
     private func booted() -> TestStore {
@@ -82,7 +82,7 @@ import Testing
 
 /// What the core asks the library to write, and when: pause, stop, part change, loop
 /// change, leaving a setting. Never while simply playing.
-@Suite struct PersistTests {
+@Suite(.tags(.unit)) struct PersistTests {
     typealias F = Fixture
 
     private func persisted(_ effects: [Effect]) -> [Persist] {

@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct SeekTests {
+@Suite(.tags(.unit)) struct SeekTests {
     typealias F = Fixture
 
     @Test(arguments: [(from: 10.0, detents: 3, to: 13.0), (from: 10.0, detents: -4, to: 6.0),

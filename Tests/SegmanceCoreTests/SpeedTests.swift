@@ -3,7 +3,7 @@ import Testing
 
 /// Practice speed (issue 12): LOOP held and the encoder turned, 5 % a detent within
 /// 50–150 %, kept with the part and restored whenever it is entered.
-@Suite struct SpeedTests {
+@Suite(.tags(.unit)) struct SpeedTests {
     typealias F = Fixture
 
     static let slow = Routine(title: "Salsa", parts: [F.part(1), Part(title: "Part 2", audio: AudioReference("salsa-2"),

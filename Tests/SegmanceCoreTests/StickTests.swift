@@ -2,7 +2,7 @@ import Testing
 @testable import SegmanceCore
 
 /// Sticks arriving and leaving, the offer, the import's progress and its end.
-@Suite struct StickTests {
+@Suite(.tags(.unit)) struct StickTests {
     typealias F = Fixture
     static let offer = StickOffer(path: "/media/usb0", routines: 3)
 

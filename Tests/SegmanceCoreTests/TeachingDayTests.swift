@@ -3,7 +3,7 @@ import Testing
 
 /// What a teacher uses all day (issue 16): which routine, the moves, the volume without the
 /// menu, loops that count, the light, the place kept through a power cut.
-@Suite struct TeachingDayTests {
+@Suite(.tags(.unit)) struct TeachingDayTests {
     typealias F = Fixture
 
     static let moves = [

@@ -1,7 +1,7 @@
 import Testing
 @testable import SegmanceCore
 
-@Suite struct TransportTests {
+@Suite(.tags(.unit)) struct TransportTests {
     typealias F = Fixture
 
     @Test func playWithoutCountdownStartsAtOnce() {
@@ -176,7 +176,7 @@ import Testing
     }
 }
 
-@Suite struct ShutdownTests {
+@Suite(.tags(.unit)) struct ShutdownTests {
     typealias F = Fixture
 
     @Test func shuttingDownWhilePlayingPausesAndKeepsThePlace() {

@@ -7,7 +7,7 @@ import Testing
 
 /// The control loop's SCHED_FIFO (`control_priority`), and the normal priority of what it
 /// starts afterwards.
-@Suite struct ControlSchedulingTests {
+@Suite(.tags(.integration)) struct ControlSchedulingTests {
     struct Seen: Sendable {
         var line = ""
         var policy: Int32 = -1

@@ -12,7 +12,7 @@ import Testing
 /// The control loop with real descriptors: an input node appearing in a watched folder
 /// (inotify), key events read from it, the gesture decided by the controls on the loop's
 /// deadline, the reducer run, the frame drawn by the display thread, and a clean stop.
-@Suite(.serialized) struct DaemonLoopTests {
+@Suite(.tags(.integration), .serialized) struct DaemonLoopTests {
     static let profileText = """
         name = "test box"
         [[input]]
@@ -179,7 +179,7 @@ import Testing
 
 /// The journal line of a control event: what acted and where the music was, parsed by the
 /// system tests to place the same inputs in the twin.
-@Suite struct ControlLineTests {
+@Suite(.tags(.integration)) struct ControlLineTests {
     @Test func controlsAreLoggedWithThePartAndFrame() {
         var state = PlayerState()
         state.partIndex = 1
@@ -213,7 +213,7 @@ import Testing
 
 /// A board that is not what its profile says stops the daemon at start with the profile
 /// key and what the machine has, instead of running half-blind.
-@Suite struct DaemonStartupErrorTests {
+@Suite(.tags(.integration)) struct DaemonStartupErrorTests {
     static func start(_ profileText: String, devices: String) -> String {
         do {
             let profile = try BoardProfile(parsing: profileText, file: "board.toml")
@@ -251,7 +251,7 @@ import Testing
 /// Where the performer left off survives the daemon being stopped and started again: the
 /// part changed with the pedal is written to the library then, and the next daemon on the
 /// same library comes back to it.
-@Suite(.serialized) struct DaemonResumeTests {
+@Suite(.tags(.integration), .serialized) struct DaemonResumeTests {
     @Test func thePartLeftOffAtComesBackAfterARestart() throws {
         let folders = TempDirs()
         let library = try folders.make("library"), media = try folders.make("media"), stick = try folders.make("stick")

@@ -8,7 +8,7 @@ import Testing
 /// The LCD's thread draws the frames handed ahead to it at their times, without the loop.
 /// Time is a virtual clock the tests move; the thread says what it waits for before each
 /// wait (`willPoll`), and the tests wait for that, not for the wall clock.
-@Suite struct DisplayWorkerTests {
+@Suite(.tags(.unit)) struct DisplayWorkerTests {
     /// The virtual clock, each frame shown (its first row) with the clock then, and each wait
     /// the thread is about to make.
     final class Rig: CharacterDisplay, @unchecked Sendable {

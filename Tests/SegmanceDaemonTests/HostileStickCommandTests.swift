@@ -10,7 +10,7 @@ import Glibc
 /// aborted it in toml++, a 56 MB manifest took over a minute and 280 MB, a tree 100 folders
 /// deep) and on a routine with three problems: it exits with status 1 and names every
 /// problem, never dies of a signal, and imports what is good.
-@Suite(.serialized) struct HostileStickCommandTests {
+@Suite(.tags(.integration), .serialized) struct HostileStickCommandTests {
     struct CheckOutput: Decodable {
         struct Problem: Decodable, Equatable {
             var path: String

@@ -13,7 +13,7 @@ import Glibc
 /// every hostile manifest is mounted under its media root: it imports the good routine,
 /// says on the LCD and in its log why each other one was refused, and is still running
 /// (before, the daemon died the moment the stick went in).
-@Suite(.serialized) struct HostileStickDaemonTests {
+@Suite(.tags(.integration), .serialized) struct HostileStickDaemonTests {
     @Test(.enabled(if: Mounts.permitted, "mounting the stick under the daemon's media root needs CAP_SYS_ADMIN"))
     func theDaemonSurvivesAHostileStickAndSaysWhy() throws {
         let folders = TempDirs()
@@ -75,7 +75,7 @@ import Glibc
 /// The same daemon loop in this process, with no mount needed: the mount table is a file
 /// that lists the stick as mounted when the daemon starts (it is offered, and with
 /// auto-import imported, like one plugged in). Runs where mounting is not permitted.
-@Suite(.serialized) struct HostileStickDaemonLoopTests {
+@Suite(.tags(.integration), .serialized) struct HostileStickDaemonLoopTests {
     @Test func theDaemonLoopSurvivesAHostileStickAndSaysWhy() throws {
         let folders = TempDirs()
         let dir = try folders.make("loop-hostile")

@@ -14,7 +14,7 @@ import Glibc
 /// routines arrive through the report pipe; a worker that crashes on a file is a reported
 /// problem naming the file, and the daemon goes on and plays; a stick pulled out kills the
 /// worker and the library keeps what it had before that routine.
-@Suite(.serialized) struct ImportProcessTests {
+@Suite(.tags(.integration), .serialized) struct ImportProcessTests {
     static let profileText = """
         name = "test box"
         [[input]]

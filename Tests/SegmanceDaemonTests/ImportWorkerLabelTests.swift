@@ -5,7 +5,7 @@ import Testing
 
 /// The daemon's import path: the label reaches the worker process (`--label=`, so that a
 /// label starting with a dash is not taken for an option) and names the loose songs' routine.
-@Suite(.serialized) struct ImportWorkerLabelTests {
+@Suite(.tags(.integration), .serialized) struct ImportWorkerLabelTests {
     @Test func theWorkerTitlesLooseSongsWithTheLabel() throws {
         let folders = TempDirs()
         let dir = try folders.make("worker-label")

@@ -10,7 +10,7 @@ import Glibc
 /// The import worker as `ProcessImportRunner` starts it (the real binary), held at a file:
 /// its limits are set, it holds no descriptor of the parent's beyond the report pipe, and a
 /// cancel kills and reaps it.
-@Suite(.serialized) struct ImportWorkerLimitsTests {
+@Suite(.tags(.integration), .serialized) struct ImportWorkerLimitsTests {
     @Test func theWorkerRunsLimitedWithOnlyItsReportPipeAndACancelKillsIt() throws {
         let folders = TempDirs()
         let dir = try folders.make("worker-limits")

@@ -16,7 +16,7 @@ import Testing
 /// device is fast (a `null` slave) but can go no further than what is read, so "40 s into
 /// the part" is counted in audio frames, not on a clock. The pedal is a FIFO in a folder
 /// standing in for /dev/input, the LCD the terminal display written to another FIFO.
-@Suite(.serialized) struct PowerCutTests {
+@Suite(.tags(.integration), .serialized) struct PowerCutTests {
     static let rate = 48_000
     static let partSeconds = 60
     static let cutSeconds = 40
@@ -118,7 +118,7 @@ import Testing
 }
 
 /// The daemon of `PowerCutTests`, in the child process it starts: runs until killed.
-@Suite struct PowerCutChild {
+@Suite(.tags(.integration)) struct PowerCutChild {
     static let variables = ProcessInfo.processInfo.environment
 
     @Test(.enabled(if: variables["SEGMANCE_POWER_CUT_CHILD"] != nil,

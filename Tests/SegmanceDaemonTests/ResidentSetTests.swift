@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import SegmanceDaemon
 
-@Suite struct ResidentSetTests {
+@Suite(.tags(.integration)) struct ResidentSetTests {
     /// Mappings as /proc/self/smaps lists them (only the lines that matter).
     static func mapping(_ header: String, anonymous: Int = 0) -> String {
         "\(header)\nRss:                 100 kB\nAnonymous:           \(anonymous) kB\n"

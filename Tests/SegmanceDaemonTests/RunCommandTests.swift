@@ -11,7 +11,7 @@ import Glibc
 /// The real `segmance run` binary as systemd starts it: configuration and profile from
 /// files, a library on disk, READY and WATCHDOG over NOTIFY_SOCKET, SIGTERM → STOPPING,
 /// a clean exit 0. The audio goes to alsa-lib's `null` PCM (no sound card here).
-@Suite(.serialized) struct RunCommandTests {
+@Suite(.tags(.integration), .serialized) struct RunCommandTests {
     static var binary: String {
         if let given = ProcessInfo.processInfo.environment["SEGMANCE_BIN"] { return given }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

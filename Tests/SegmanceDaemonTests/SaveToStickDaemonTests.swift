@@ -9,7 +9,7 @@ import Testing
 /// (`DaemonLoopTests.profileText`), the routine written to the spool in the library's folder
 /// with a request naming the stick's device, and the mount helper's answer (a dot file renamed in the status folder,
 /// as deploy/segmance-stick writes it) waking the loop through inotify onto the LCD.
-@Suite(.serialized) struct SaveToStickDaemonTests {
+@Suite(.tags(.integration), .serialized) struct SaveToStickDaemonTests {
     @Test func theMountHelpersAnswerIsShownOnTheLCD() throws {
         let folders = TempDirs()
         let songs = try folders.make("songs")

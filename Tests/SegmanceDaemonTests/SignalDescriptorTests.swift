@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import SegmanceDaemon
 
-@Suite struct SignalDescriptorTests {
+@Suite(.tags(.integration)) struct SignalDescriptorTests {
     /// A signal sent to this thread waits in the descriptor instead of running a handler.
     /// SIGUSR2 to this thread only, so the rest of the test process is not touched.
     @Test func aBlockedSignalIsReadFromTheDescriptor() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `segmance stick check` (the real binary) names what an import would leave out, and says
 /// when a stick holds no music at all, with status 1 (issue 24, bugs 4 and 6).
-@Suite struct StickCheckCommandTests {
+@Suite(.tags(.integration)) struct StickCheckCommandTests {
     let temp = TempDirs()
 
     private func check(_ arguments: [String]) throws -> (status: Int32, out: String) {

@@ -3,7 +3,7 @@ import Testing
 @testable import SegmanceDaemon
 
 /// The notification protocol against a real datagram socket, as systemd binds it.
-@Suite struct SystemdNotifierTests {
+@Suite(.tags(.integration)) struct SystemdNotifierTests {
     /// A bound AF_UNIX datagram socket standing in for systemd's notify socket.
     final class ManagerSocket {
         let fd: Int32

@@ -7,7 +7,7 @@ import Testing
 
 /// A manifest a teacher can write and a routine that leaves the box (issue 26, items 5 and 6),
 /// through the real binary: `stick check`, `stick new`, `export`, `import`, `library show --json`.
-@Suite struct TeacherManifestCommandTests {
+@Suite(.tags(.integration)) struct TeacherManifestCommandTests {
     let temp = TempDirs()
 
     private func segmance(_ arguments: [String]) throws -> (status: Int32, out: String) {

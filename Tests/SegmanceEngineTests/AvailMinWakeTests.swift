@@ -12,7 +12,7 @@ import Glibc
 /// second at 128 frames). The render thread's CPU while playing (engine-bench's budget
 /// against aplay) rests on it.
 // jackd2 is a test dependency (deploy/install-deps.sh); without it there is no paced PCM.
-@Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
+@Suite(.tags(.integration), .serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
 struct AvailMinWakeTests {
     init() { EngineTestEnvironment.prepare() }
 

@@ -7,7 +7,7 @@ import Glibc
 
 /// When commands apply: at the next period boundary, or at exactly the frame they carry;
 /// one that comes too late applies at once and is logged.
-@Suite(.serialized) struct CommandTimingTests {
+@Suite(.tags(.integration), .serialized) struct CommandTimingTests {
     init() { EngineTestEnvironment.prepare() }
 
     /// A second of constant audio, never freed (read by the render threads of these tests).

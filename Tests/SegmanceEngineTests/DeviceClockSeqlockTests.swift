@@ -9,7 +9,7 @@ import Glibc
 
 /// The device clock's seqlock (`RenderContext.noteDeviceClock` / `outputFrame(at:)`) between
 /// a writer thread, as the render thread, and the test's thread, as the control side.
-@Suite struct DeviceClockSeqlockTests {
+@Suite(.tags(.integration)) struct DeviceClockSeqlockTests {
     /// Readings the writer may be ahead of the newest the reader saw.
     static let window = 16
     static let capacity = RenderContext.anchorCapacity

@@ -2,7 +2,7 @@ import ALSA
 import Testing
 @testable import SegmanceEngine
 
-@Suite struct EngineConfigurationTests {
+@Suite(.tags(.integration)) struct EngineConfigurationTests {
     init() { EngineTestEnvironment.prepare() }
 
     @Test func theBoardProfilesAudioTableMapsOnto() throws {
@@ -49,7 +49,7 @@ import Testing
         var error: EngineError?
         do {
             _ = try RealtimeAudioEngine(configuration: EngineConfiguration(device: "segtest_no_such_pcm"))
-        } catch let thrown as EngineError { error = thrown } catch {}
+        } catch let thrown { error = thrown }
         #expect(error != nil)
         #expect(error?.description.contains("segtest_no_such_pcm") == true)
     }

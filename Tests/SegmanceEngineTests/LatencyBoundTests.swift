@@ -16,7 +16,7 @@ import Glibc
 /// does not (the render thread runs SCHED_FIFO where permitted — CI runs as root — and jackd
 /// with it; one run stalled by the machine is not enough: the bound is on the median of three
 /// runs' p99).
-@Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
+@Suite(.tags(.integration), .serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
 struct LatencyBoundTests {
     init() { EngineTestEnvironment.prepare() }
 

@@ -15,7 +15,7 @@ import Glibc
 /// simulator do: events into the reducer, commands through the ring at period
 /// boundaries, reports back through the event ring and the eventfd. The render thread's
 /// heap calls are counted over the whole run, ALSA writes included.
-@Suite(.serialized) struct LiveApplianceTests {
+@Suite(.tags(.integration), .serialized) struct LiveApplianceTests {
     init() { EngineTestEnvironment.prepare() }
 
     final class Rig {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The counter the allocation tests rely on really sees heap calls, per thread.
-@Suite struct MallocCounterTests {
+@Suite(.tags(.unit)) struct MallocCounterTests {
     @Test func countsTheCallingThreadsHeapCalls() {
         segmance_alloc_count_begin()
         let p = malloc(64)

@@ -17,7 +17,7 @@ import Glibc
 /// heard frame at T (`outputFrame(at:)`, `heard(at:)`) is judged against them. Events are
 /// stamped up to 60 ms in the past, as the kernel stamps an edge that the control loop
 /// reads later.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct MarkTests {
     init() { EngineTestEnvironment.prepare() }
 

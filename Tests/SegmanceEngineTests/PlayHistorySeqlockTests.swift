@@ -9,7 +9,7 @@ import Glibc
 
 /// The play history's seqlock (`RenderContext.publishHistory` / `heard(atOutput:)`) between
 /// a writer thread, as the render thread, and the test's thread, as the control side.
-@Suite struct PlayHistorySeqlockTests {
+@Suite(.tags(.integration)) struct PlayHistorySeqlockTests {
     /// History entries the writer may be ahead of the newest the reader saw.
     static let window = 16
     static let capacity = Renderer.historyCapacity

@@ -9,7 +9,7 @@ import Glibc
 
 /// The position seqlock (`RenderContext.publishPosition` / `readPosition`) between a writer
 /// thread, as the render thread, and the test's thread, as the control side.
-@Suite struct PositionSeqlockTests {
+@Suite(.tags(.integration)) struct PositionSeqlockTests {
     /// Published positions the writer may be ahead of the last one the reader saw: the
     /// two threads go along together, so the reader reads while the writer writes.
     static let window = 16

@@ -12,7 +12,7 @@ import Glibc
 /// thread wakes it when the position it publishes gets there, instead of the loop looking
 /// again every 20 ms while the position it read is a render wake old.
 // jackd2 is a test dependency (deploy/install-deps.sh); without it there is no paced PCM.
-@Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
+@Suite(.tags(.integration), .serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM"))
 struct PositionWatchTests {
     init() { EngineTestEnvironment.prepare() }
 

@@ -2,7 +2,7 @@ import SegmanceCore
 import Testing
 @testable import SegmanceEngine
 
-@Suite struct RenderWarmUpTests {
+@Suite(.tags(.unit)) struct RenderWarmUpTests {
     /// The warm-up must go through every path the render thread can take, or a first
     /// countdown tick, loop seam or part change could still fault on the real-time thread.
     @Test(arguments: [128, 256])

@@ -16,7 +16,7 @@ import Glibc
 /// command timeline into the same device bytes as the twin. It does not prove that a live
 /// control loop applies commands at the twin's frames: live, a command applies at the
 /// first period boundary after it is sent.
-@Suite(.serialized) struct ReplayTests {
+@Suite(.tags(.integration), .serialized) struct ReplayTests {
     init() { EngineTestEnvironment.prepare() }
 
     static var demoScenario: String { EngineTestEnvironment.scenarios + "/demo.scenario" }

@@ -13,7 +13,7 @@ import Glibc
 /// for commands. The device's capture is what it played, fetched as each 32 frames began to
 /// play, so a rewind into frames it had taken would show. No libjack: these run under
 /// ThreadSanitizer too (`Tests/Sanitizers/run.sh thread`), the device at a quarter pace.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct RewindTests {
     init() { EngineTestEnvironment.prepare() }
 

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct SPSCRingTests {
+@Suite(.tags(.unit)) struct SPSCRingTests {
     @Test func firstInFirstOutUpToCapacityThenRefuses() {
         let ring = SPSCRing<Int>(capacity: 4)
         defer { ring.destroy() }

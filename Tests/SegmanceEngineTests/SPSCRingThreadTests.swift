@@ -15,7 +15,7 @@ import Glibc
 /// slot's read races with its write unless `tail`'s releasing store and acquiring load
 /// order them, and its next write with that read unless `head`'s do
 /// (`Tests/Sanitizers/README.md`).
-@Suite struct SPSCRingThreadTests {
+@Suite(.tags(.unit)) struct SPSCRingThreadTests {
     @Test func theCommandRingHandsEveryCommandOverWholeAndInOrder() {
         let count = 50_000
         let received = Self.handOver(count, capacity: 8, Self.command)

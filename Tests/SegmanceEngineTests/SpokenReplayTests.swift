@@ -11,7 +11,7 @@ import Glibc
 /// installed by deploy/install-deps.sh: needed here, never skipped) replayed into the render
 /// thread over alsa-lib's `file` PCM gives the twin's bytes exactly, and the render thread
 /// makes no heap call while it speaks them (it copies samples loaded before).
-@Suite(.serialized) struct SpokenReplayTests {
+@Suite(.tags(.integration), .serialized) struct SpokenReplayTests {
     init() { EngineTestEnvironment.prepare() }
 
     @Test func theEngineSpeaksTheCountsAsTheTwinDoesWithoutAHeapCall() throws {

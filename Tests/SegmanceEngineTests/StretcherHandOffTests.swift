@@ -12,7 +12,7 @@ import Testing
 /// is reported: 10 data races on the rings' slots in this suite alone; here and without the
 /// sanitizer, the stretched audio reaches the paced device with no underrun, in both
 /// schedulings.
-@Suite(.serialized)
+@Suite(.tags(.integration), .serialized)
 struct StretcherHandOffTests {
     init() { EngineTestEnvironment.prepare() }
 

@@ -9,7 +9,7 @@ import Testing
 /// Rubber Band R3 stretcher's output still depends on what it ran before: the box's
 /// rehearsal, at 80 % after a count-in, differed from the twin in 1,180 frames by one LSB
 /// until `RenderWarmUp.makeStretchers` put them back as made after it (`StretchStorage.warmUp`).
-@Suite struct WarmedStretcherTests {
+@Suite(.tags(.unit)) struct WarmedStretcherTests {
     /// The box's part 2 (its noise), the speed set to 80 % while stopped, a counted start from
     /// `paused`: six seconds from the daemon's stretchers equal the twin's, sample for sample
     /// (at 200,000 1,199 samples differed before).

@@ -15,7 +15,7 @@ import Glibc
 /// the jack PCM).
 // jackd2 is a test dependency (deploy/install-deps.sh); without it there is no paced
 // userspace PCM to underrun, so the test says why it is skipped.
-@Suite(.serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM to underrun"))
+@Suite(.tags(.integration), .serialized, .enabled(if: JackServer.isInstalled, "jackd2 is not installed: no paced PCM to underrun"))
 struct XrunTests {
     init() { EngineTestEnvironment.prepare() }
 

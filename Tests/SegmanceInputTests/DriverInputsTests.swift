@@ -8,7 +8,7 @@ import SegmanceCore
 import Glibc
 #endif
 
-@Suite struct DriverInputsTests {
+@Suite(.tags(.integration)) struct DriverInputsTests {
     static let ms: Int64 = 1_000_000
 
     static func controls() -> Controls {

@@ -9,7 +9,7 @@ import Testing
 
 /// A part's beat grid through a real import into a real library: detected in click tracks,
 /// none in noise and speech, from the manifest, the performer's "1" kept.
-@Suite struct BeatGridLibraryTests {
+@Suite(.tags(.integration)) struct BeatGridLibraryTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
     static let rate = 48_000

@@ -8,7 +8,7 @@ import Testing
 /// What is made on the box (`Persist.parts`, `.newRoutine`) in a real library: kept beside the
 /// stick's rows, each save one transaction that survives reopening; the box's other saves
 /// (loop, speed, "1", resume) go to the box's parts; a restore brings the stick's parts back.
-@Suite struct BoxLayerLibraryTests {
+@Suite(.tags(.integration)) struct BoxLayerLibraryTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 

@@ -64,7 +64,7 @@ struct SeededRandom: RandomNumberGenerator {
 ///     SEGMANCE_CRASH_KILLS=5000 SEGMANCE_CRASH_SEED=42 swift test --filter CrashSafetyTests
 ///
 /// (`Tests/Soak/crash-soak.sh` runs the long version.)
-@Suite struct CrashSafetyTests {
+@Suite(.tags(.integration)) struct CrashSafetyTests {
     let temp = TempDirs()
 
     private func makeSticks() throws -> (a: String, b: String) {

@@ -9,7 +9,7 @@ import Glibc
 
 /// A full disk under the library: a real 2 MB tmpfs mounted over the library folder.
 /// Mounting needs CAP_SYS_ADMIN (root, as in CI's container); without it the test says so.
-@Suite struct DiskFullTests {
+@Suite(.tags(.integration)) struct DiskFullTests {
     @Test(.enabled(if: Mounts.permitted, "mounting a small tmpfs needs CAP_SYS_ADMIN"))
     func aFullDiskAbortsTheRoutineCleanlyWithAMessage() throws {
         let fixture = try LibraryFixture()

@@ -5,7 +5,7 @@ import Testing
 /// What makes a commit durable before it returns: the writer's `synchronous = FULL` (in WAL
 /// mode, the WAL is fsynced at every commit). GRDB sets NORMAL when it turns WAL on, so the
 /// setting is read back from the connection that writes.
-@Suite struct DurabilityTests {
+@Suite(.tags(.integration)) struct DurabilityTests {
     @Test func theWriterSyncsEveryCommit() throws {
         let fixture = try LibraryFixture()
         let library = try fixture.open()

@@ -11,7 +11,7 @@ import Glibc
 
 /// An import's beat detection beside the decoding (`BeatTappedSink`): the same as detecting
 /// afterwards; a part cut from a file is detected afterwards.
-@Suite struct ImportBeatDetectionTests {
+@Suite(.tags(.integration)) struct ImportBeatDetectionTests {
     static let rate = 48_000
 
     /// Through the store decoder: a part that is the whole file gets the detection made

@@ -5,7 +5,7 @@ import Testing
 
 /// The import worker's report lines: every event comes back as it went, whatever its
 /// titles and reasons hold (tabs, newlines, backslashes, "\r\n"); anything else is no line.
-@Suite struct ImportReportLineTests {
+@Suite(.tags(.unit)) struct ImportReportLineTests {
     static let odd = "Salsa\tcon\nsalsa \\ \"ñ\" \r\n end"
 
     @Test(arguments: [

@@ -8,7 +8,7 @@ import SndFile
 import Testing
 
 /// Imports of real folders with generated audio into real SQLite libraries.
-@Suite struct ImporterTests {
+@Suite(.tags(.integration)) struct ImporterTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 
@@ -299,7 +299,7 @@ extension Library {
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map { name -> String in
             let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? -1
-            return "\(name) \(size ?? -1)"
+            return "\(name) \(size)"
         }
         let media = try store.contents()
         return rows + files + media.media.sorted() + media.temporary

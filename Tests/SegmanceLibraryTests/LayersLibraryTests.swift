@@ -7,7 +7,7 @@ import Testing
 /// The stick's layer and the teacher's, in a real library: a re-import of an unchanged stick
 /// keeps what the box set, a changed stick updates the stick's values and keeps the box's
 /// where the part still exists (same title, same cut), and a restore brings the stick's back.
-@Suite struct LayersLibraryTests {
+@Suite(.tags(.integration)) struct LayersLibraryTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 

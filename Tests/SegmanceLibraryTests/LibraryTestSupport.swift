@@ -22,6 +22,7 @@ final class LibraryFixture {
     }
 
     /// Imports `stick`; returns the summary and every event.
+    @discardableResult
     func importStick(_ stick: String, into library: Library? = nil,
                      onEvent: @escaping (ImportEvent, Importer) -> Void = { _, _ in }) throws
         -> (summary: ImportSummary, events: [ImportEvent]) {

@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct LibraryTests {
+@Suite(.tags(.integration)) struct LibraryTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 

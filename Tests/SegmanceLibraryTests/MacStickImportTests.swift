@@ -9,7 +9,7 @@ import Testing
 /// A stick as a dancer brings it from a Mac: every file with its `._NAME` AppleDouble
 /// sidecar, a phone's AAC .m4a, an iTunes ALAC .m4a, a class video (.mp4) and the usual
 /// formats — checked and imported by the real `segmance` command.
-@Suite struct MacStickImportTests {
+@Suite(.tags(.integration)) struct MacStickImportTests {
     let temp = TempDirs()
 
     /// Runs the built `segmance` with `arguments`; its exit status and output.

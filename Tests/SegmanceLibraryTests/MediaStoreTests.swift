@@ -4,7 +4,7 @@ import SegmanceLibrary
 import SegmanceTestSupport
 import Testing
 
-@Suite struct MediaStoreTests {
+@Suite(.tags(.integration)) struct MediaStoreTests {
     let temp = TempDirs()
 
     private func store() throws -> MediaStore {

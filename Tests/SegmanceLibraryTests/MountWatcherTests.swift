@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct MountWatcherTests {
+@Suite(.tags(.integration)) struct MountWatcherTests {
     let temp = TempDirs()
 
     @Test func mountinfoLinesParseWithEscapedSpaces() {

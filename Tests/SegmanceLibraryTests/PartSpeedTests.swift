@@ -6,7 +6,7 @@ import Testing
 
 /// A part's practice speed (issue 12): a manifest's `speed` is where it starts, a change on
 /// the device is kept (the "partSpeed" migration's table) and read at the next boot.
-@Suite struct PartSpeedTests {
+@Suite(.tags(.integration)) struct PartSpeedTests {
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 

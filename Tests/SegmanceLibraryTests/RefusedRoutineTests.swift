@@ -7,7 +7,7 @@ import Testing
 
 /// A part left out for its manifest leaves nothing in the library: its audio was decoded
 /// to check it against its length, and what that put in the media store goes again.
-@Suite struct RefusedRoutineTests {
+@Suite(.tags(.integration)) struct RefusedRoutineTests {
     let fixture: LibraryFixture
 
     init() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// What stays resident while a long part plays: the window the render side is about to read,
 /// measured in /proc/self/smaps, not the whole mapped file.
-@Suite struct ResidencyTests {
+@Suite(.tags(.integration)) struct ResidencyTests {
     let temp = TempDirs()
     static let rate = 48_000
     let window = PlaybackResidency.Window(sampleRate: rate)

@@ -9,7 +9,7 @@ import Glibc
 
 /// Spoken counts rendered by the real espeak-ng (deploy/install-deps.sh installs it: these
 /// tests need it and fail, never skip, without it) and cached as files in a library folder.
-@Suite struct SpokenCountsTests {
+@Suite(.tags(.integration)) struct SpokenCountsTests {
     let temp = TempDirs()
     static let rate = 48_000
 

@@ -7,7 +7,7 @@ import Testing
 /// HFS+ and APFS crafted by their superblocks (Debian ships no mkfs for either). The kernel's
 /// list of file systems is given to the helper, so the choice is the same on any host; the
 /// box mounts the images for real (Tests/System/guest/stick-test.sh).
-@Suite struct StickHelperPlanTests {
+@Suite(.tags(.integration)) struct StickHelperPlanTests {
     static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy/segmance-stick").path
     static let allKernelFileSystems = ["vfat", "exfat", "ntfs3", "ext4", "hfsplus"]

@@ -7,7 +7,7 @@ import Testing
 /// system: an ext2 image on a loop device (the host's kernel has ext4; the box runs FAT32 and
 /// exFAT, Tests/System/guest/stick-save-test.sh), mounted read-only by the helper, the spool
 /// owned by another user (0700) as the player's is. Needs root and a free loop device.
-@Suite(.serialized, .enabled(if: LoopDevices.permitted, "needs root, mounts and a loop device"))
+@Suite(.tags(.integration), .serialized, .enabled(if: LoopDevices.permitted, "needs root, mounts and a loop device"))
 struct StickHelperSaveTests {
     let dirs = TempDirs()
 

@@ -5,7 +5,7 @@ import SegmanceTestSupport
 import Testing
 
 /// The folder where the stick mount helper says why it refused a stick, watched with inotify.
-@Suite struct StickRefusalWatcherTests {
+@Suite(.tags(.integration)) struct StickRefusalWatcherTests {
     let dirs = TempDirs()
 
     /// As the helper writes: a dot file, renamed into place.

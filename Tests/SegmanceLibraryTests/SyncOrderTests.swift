@@ -8,7 +8,7 @@ import Testing
 /// the media folder fsynced after the last name is made there. A rename the disk receives
 /// before the file's data would, after a power cut, leave a name with missing content;
 /// on the host nothing else shows it.
-@Suite struct SyncOrderTests {
+@Suite(.tags(.integration)) struct SyncOrderTests {
     let temp = TempDirs()
 
     /// One call of the trace: the syscall, its arguments as printed, whether it returned 0.

@@ -14,7 +14,7 @@ import Glibc
 /// into the stick folder, whose first bytes cannot be read (EIO) — and the kernel's list of
 /// block devices is a folder standing in for `/sys/dev/block`, holding the stick's device
 /// while it is "plugged in".
-@Suite struct VanishedStickTests {
+@Suite(.tags(.integration)) struct VanishedStickTests {
     /// A stick folder with routine "Big": a real first part and a second whose reads fail.
     final class FailingStick {
         let fixture: LibraryFixture

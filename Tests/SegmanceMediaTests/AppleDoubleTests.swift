@@ -8,7 +8,7 @@ import Testing
 /// exFAT stick. libsndfile's `sf_open(path)` takes that sidecar for a Sound Designer II
 /// resource fork and fails files whose format it only recognises after that check (an MP3
 /// without an ID3 tag). Files are opened by descriptor, so no sibling is ever read.
-@Suite struct AppleDoubleTests {
+@Suite(.tags(.integration)) struct AppleDoubleTests {
     let temp = TempDirs()
 
     static func fileExtension(_ format: SoundFileWriteFormat) -> String {

@@ -4,7 +4,7 @@ import SndFile
 import SegmanceTestSupport
 import Testing
 
-@Suite struct AudioDecoderTests {
+@Suite(.tags(.integration)) struct AudioDecoderTests {
     let temp = TempDirs()
     let decoder = SniffingDecoder()
 
@@ -193,7 +193,7 @@ import Testing
 
 /// Float to Int16 as stored: the same as rounding to nearest (even) and clipping, for
 /// ties, the clipping edges, and a sweep over the range.
-@Suite struct PCMConversionTests {
+@Suite(.tags(.integration)) struct PCMConversionTests {
     static func reference(_ value: Float) -> Int16 {
         let scaled = (value * 32768).rounded(.toNearestOrEven)
         return scaled >= 32767 ? .max : scaled <= -32768 ? .min : Int16(scaled)

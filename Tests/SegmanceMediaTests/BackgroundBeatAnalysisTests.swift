@@ -5,7 +5,7 @@ import Testing
 
 /// Beat detection on a thread of its own, fed through a bounded queue as a decoder hands
 /// over its chunks: what detecting the whole sound at once finds.
-@Suite struct BackgroundBeatAnalysisTests {
+@Suite(.tags(.unit)) struct BackgroundBeatAnalysisTests {
     static let rate = 48_000
 
     static func pcm(_ floats: [Float]) -> [Int16] {

@@ -7,7 +7,7 @@ import SegmanceTestSupport
 
 /// Beat detection on generated sound: click tracks (accented every fourth beat, a tone
 /// under them) get one straight grid on their clicks; noise and speech get none.
-@Suite struct BeatDetectorTests {
+@Suite(.tags(.integration)) struct BeatDetectorTests {
     static let rate = 48_000
 
     static func pcm(_ floats: [Float]) -> [Int16] {

@@ -5,7 +5,7 @@ import Testing
 
 /// Files made by the real `ffmpeg` tool, decoded by `SniffingDecoder` (which hands them to
 /// `FFmpegDecoder` by their content).
-@Suite struct FFmpegDecoderTests {
+@Suite(.tags(.integration)) struct FFmpegDecoderTests {
     let temp = TempDirs()
     let decoder = SniffingDecoder()
 
@@ -266,7 +266,7 @@ import Testing
 }
 
 /// The scanner takes every extension FFmpeg's files come with; content decides the rest.
-@Suite struct FFmpegStickTests {
+@Suite(.tags(.integration)) struct FFmpegStickTests {
     let temp = TempDirs()
 
     @Test func aStickOfVideosAndPhoneAudioLoads() throws {

@@ -7,7 +7,7 @@ import Testing
 /// Manifests that crashed or exhausted the parser before (toml++ inside TOMLKit failed an
 /// assert on the first four and aborted the process; the large one took over a minute and
 /// 280 MB): each is now a problem naming the file, and the rest of the stick imports.
-@Suite struct HostileManifestTests {
+@Suite(.tags(.integration)) struct HostileManifestTests {
     let temp = TempDirs()
 
     /// A stick with a good routine "Tango" and a routine "Bad" whose routine.toml is `bytes`.

@@ -5,7 +5,7 @@ import Testing
 
 /// The stick is hostile input: files FFmpeg reads, with bytes flipped, cut or repeated,
 /// either decode or fail with a reason — never crash, hang or balloon.
-@Suite struct HostileMediaTests {
+@Suite(.tags(.integration)) struct HostileMediaTests {
     let temp = TempDirs()
 
     struct Kind: CustomStringConvertible, Sendable {

@@ -5,7 +5,7 @@ import SegmanceTestSupport
 import Testing
 
 /// `tempo` and `one` in routine.toml: a part's beat grid, or a problem naming the line.
-@Suite struct ManifestBeatTests {
+@Suite(.tags(.integration)) struct ManifestBeatTests {
     let temp = TempDirs()
     let loader = StickLoader()
 

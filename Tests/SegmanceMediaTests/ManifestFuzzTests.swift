@@ -10,7 +10,7 @@ import TOML
 /// stick's routine reading: each gives a value or an error with a place, never a crash.
 /// The seed is printed; `SEGMANCE_FUZZ_SEED=N` replays a run. A case that ever fails
 /// becomes a named test in `HostileManifestTests`.
-@Suite struct ManifestFuzzTests {
+@Suite(.tags(.integration)) struct ManifestFuzzTests {
     static let readmeExample = """
         title = "Juggling Act"
         subtitle = "Kihoku summer festival"

@@ -5,7 +5,7 @@ import Testing
 
 /// What the box writes to a stick reads back to the same frames, and the forms a teacher
 /// writes read as meant (issue 26, items 5 and 6).
-@Suite struct ManifestWriterTests {
+@Suite(.tags(.unit)) struct ManifestWriterTests {
     @Test(arguments: [44_100, 48_000])
     func everyFrameWrittenAsATimeReadsBackExactly(rate: Int) {
         var generator = SeededGenerator(seed: 26)

@@ -1,7 +1,7 @@
 import SegmanceMedia
 import Testing
 
-@Suite struct NamesAndTimesTests {
+@Suite(.tags(.unit)) struct NamesAndTimesTests {
     @Test(arguments: [
         ("0:00", 0),
         ("1:05.5", 3_144_000),

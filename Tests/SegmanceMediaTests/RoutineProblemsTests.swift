@@ -7,7 +7,7 @@ import Testing
 /// A routine with several problems reports every one of them in one pass (the performer
 /// fixes them all at home at once), also those that need the audio's length; the bad parts
 /// are left out and, with no good one, each song is a part: nothing on the stick is lost.
-@Suite struct RoutineProblemsTests {
+@Suite(.tags(.integration)) struct RoutineProblemsTests {
     let temp = TempDirs()
 
     /// A routine folder "Juggling" with a 60 s `song.wav` and `toml`; the stick's root.

@@ -4,7 +4,7 @@ import Soxr
 import SegmanceTestSupport
 import Testing
 
-@Suite struct SndFileTests {
+@Suite(.tags(.integration)) struct SndFileTests {
     let temp = TempDirs()
     @Test func wavInt16RoundTripIsExact() throws {
         let dir = try temp.make()

@@ -6,7 +6,7 @@ import Testing
 
 /// The scan of a stick is bounded: each bound hit is a problem naming the folder and the
 /// bound, and what lies within the bounds still imports.
-@Suite struct StickLimitsTests {
+@Suite(.tags(.integration)) struct StickLimitsTests {
     let temp = TempDirs()
 
     private func descriptions(_ content: StickContent) -> [String] { content.problems.map(\.description) }

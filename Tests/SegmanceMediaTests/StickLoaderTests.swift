@@ -4,7 +4,7 @@ import SegmanceMedia
 import SegmanceTestSupport
 import Testing
 
-@Suite struct StickLoaderTests {
+@Suite(.tags(.integration)) struct StickLoaderTests {
     let temp = TempDirs()
     let loader = StickLoader()
 
@@ -379,7 +379,7 @@ import Testing
     }
 }
 
-@Suite struct StickCheckTests {
+@Suite(.tags(.integration)) struct StickCheckTests {
     let temp = TempDirs()
 
     @Test func checkFindsWhatLoadFindsAndKeepsNoAudio() throws {

@@ -4,7 +4,7 @@ import SegmanceCore
 
 /// Issue 25: the clock keeps its length on a part with a beat, the place in the eights is
 /// labelled (`E3 B5`), and the moves view's number (`#2`) is not a part's (`2/3`).
-@Suite struct CounterScreenTests {
+@Suite(.tags(.unit)) struct CounterScreenTests {
     typealias S = ScreenSnapshotTests
 
     /// Groove (32 s) at 12.3 s with a 120 BPM beat whose first "1" is at 2.25 s: beat 21

@@ -5,7 +5,7 @@ import SegmanceCore
 /// Every menu entry, fixed notice and screen at 16×2 and 20×4 for every value it can take:
 /// a label is shown whole (as written or as the abbreviation table has it), never cut
 /// inside a word nor scrolled.
-@Suite struct LabelFitTests {
+@Suite(.tags(.unit)) struct LabelFitTests {
     static let sizes = [(16, 2), (20, 4)]
     static let rate: Int64 = 48_000
     static let part = Part(title: "Groove", audio: AudioReference("a"), length: 30 * rate)

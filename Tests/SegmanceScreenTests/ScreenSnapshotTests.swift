@@ -3,7 +3,7 @@ import SegmanceCore
 @testable import SegmanceScreen
 
 /// Snapshots of every screen at 16×2 and 20×4, written out literally.
-@Suite struct ScreenSnapshotTests {
+@Suite(.tags(.unit)) struct ScreenSnapshotTests {
     static let rate: Int64 = 48_000
     static func s(_ seconds: Double) -> FramePosition { FramePosition(seconds * Double(rate)) }
 
@@ -156,7 +156,7 @@ import SegmanceCore
     }
 }
 
-@Suite struct ScreenPiecesTests {
+@Suite(.tags(.unit)) struct ScreenPiecesTests {
     @Test(arguments: [("Señorita", "Senorita"), ("Straße", "Strasse"), ("“Olé” — go", "\"Ole\" - go"),
                       ("Ça va?", "Ca va?"), ("日本", "??"), ("tab\there", "tab here")])
     func foldsToASCII(text: String, expected: String) {
@@ -276,7 +276,7 @@ import SegmanceCore
 }
 
 /// The stick offer and the import's progress.
-@Suite struct StickScreenTests {
+@Suite(.tags(.unit)) struct StickScreenTests {
     @Test func theOfferAsksForAPush() {
         var state = ScreenSnapshotTests.state { $0.transport = .stopped }
         state.stick = StickOffer(path: "/media/usb0", routines: 2)

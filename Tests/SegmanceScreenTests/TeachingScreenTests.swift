@@ -4,7 +4,7 @@ import SegmanceCore
 
 /// The screens of issue 16 at 16×2 and 20×4, written out literally: big digits for the
 /// count-in, which routine, the moves, the volume bar, the loop's passes, the light.
-@Suite struct TeachingScreenTests {
+@Suite(.tags(.unit)) struct TeachingScreenTests {
     typealias S = ScreenSnapshotTests
 
     static func state(_ change: (inout PlayerState) -> Void = { _ in }) -> PlayerState { S.state(change) }

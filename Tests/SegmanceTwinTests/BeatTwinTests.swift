@@ -10,7 +10,7 @@ import Glibc
 /// Musical time in the twin: a 120 BPM part whose first beat is at 0.25 s (its grid from
 /// the manifest), made of the frame-numbered source of `TwinScenarioTests`, so every output
 /// frame says which source frame it is and every beat can be found to the frame.
-@Suite(.serialized) struct BeatTwinTests {
+@Suite(.tags(.integration), .serialized) struct BeatTwinTests {
     static let rate = TwinScenarioTests.rate
     /// Frames per beat at 120 BPM, and the source frame of the first beat (0.25 s).
     static let beat = 24_000

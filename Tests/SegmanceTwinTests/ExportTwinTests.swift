@@ -9,7 +9,7 @@ import Testing
 
 /// *Save to stick* driven by name (`export DIR`): the routine changed on the box goes to a
 /// folder that imports into an empty library as the same routine (issue 26, items 4 and 6).
-@Suite(.serialized) struct ExportTwinTests {
+@Suite(.tags(.integration), .serialized) struct ExportTwinTests {
     let temp = TempDirs()
 
     private func run(_ text: String, library: Library, stick: String? = nil) throws -> TwinRun.Output {

@@ -15,7 +15,7 @@ import Glibc
 /// the log has each at error priority, what was saved before stays, and each is tried again
 /// until it lands once there is room. A real tmpfs, a real library, the appliance as the
 /// daemon wires it.
-@Suite(.serialized) struct FullCardTwinTests {
+@Suite(.tags(.integration), .serialized) struct FullCardTwinTests {
     let temp = TempDirs()
 
     @Test(.enabled(if: Mounts.permitted, "mounting a small tmpfs needs CAP_SYS_ADMIN"))

@@ -12,7 +12,7 @@ import SegmanceAppliance
 /// manifest's `short` for kanji, and names it cannot show told apart by their place. The
 /// twin's frames go through the real driver into the controller model, and what the model
 /// shows is read back.
-@Suite struct KatakanaTwinTests {
+@Suite(.tags(.integration)) struct KatakanaTwinTests {
     let temp = TempDirs()
     static let rate = 48_000
 

@@ -9,7 +9,7 @@ import Testing
 /// Nothing a teacher made is overridden or lost, on the demo stick with a real library:
 /// a routine's own countdown stays its own, and a LOOP press hides the stick's loop for the
 /// box without deleting it; *Stick loop* brings it back.
-@Suite(.serialized) struct LayersTwinTests {
+@Suite(.tags(.integration), .serialized) struct LayersTwinTests {
     let temp = TempDirs()
 
     private func demoStick() throws -> String {

@@ -14,7 +14,7 @@ import Glibc
 
 /// The appliance with a real library: sticks offered and imported through the same path
 /// as the daemon's, and the performer's place surviving a restart.
-@Suite struct LibraryFlowTests {
+@Suite(.tags(.integration)) struct LibraryFlowTests {
     let temp = TempDirs()
     static let rate = 48_000
 

@@ -9,7 +9,7 @@ import Testing
 /// Parts, loops and moves made on the box (docs/controls.md, *Making on the box*), end to
 /// end: a real stick whose every frame says where it is, real WAV decoding, a real library on
 /// disk, the scenario's making actions at the frame heard.
-@Suite(.serialized) struct MadeOnTheBoxTwinTests {
+@Suite(.tags(.integration), .serialized) struct MadeOnTheBoxTwinTests {
     let temp = TempDirs()
     static let rate = 48_000
 

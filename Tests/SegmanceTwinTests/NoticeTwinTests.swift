@@ -10,7 +10,7 @@ import Glibc
 
 /// Issue 25 in the twin: the problems view of a stick with typos, notices that never hide
 /// what a control changes, the A–B loop's times shown and nudged (heard in the WAV).
-@Suite(.serialized) struct NoticeTwinTests {
+@Suite(.tags(.integration), .serialized) struct NoticeTwinTests {
     static let rate = TwinScenarioTests.rate
 
     /// The typo stick: "Counting" plays but has a file that is not audio; "Salsa" has a

@@ -9,7 +9,7 @@ import Testing
 
 /// *Save to stick* from the menu: with no stick in, and on a device, where the player may not
 /// write the stick and hands the routines to the mount helper through its spool.
-@Suite(.serialized) struct SaveToStickTwinTests {
+@Suite(.tags(.integration), .serialized) struct SaveToStickTwinTests {
     let temp = TempDirs()
     static let item = Menu.Item.allCases.firstIndex(of: .saveToStick)!
 

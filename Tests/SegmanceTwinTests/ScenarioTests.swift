@@ -2,7 +2,7 @@ import Testing
 import SegmanceCore
 @testable import SegmanceTwin
 
-@Suite struct ScenarioTests {
+@Suite(.tags(.unit)) struct ScenarioTests {
     @Test func parsesTheDesignExample() throws {
         let text = """
         0.0   tap play          # press, release 60 ms later

@@ -12,7 +12,7 @@ import Glibc
 /// Spoken counts in the twin (issue 13, item 3), on `BeatTwinTests`' 120 BPM part whose first
 /// beat is at 0.25 s. The words are espeak-ng's (deploy/install-deps.sh installs it: these
 /// tests need it and fail, never skip, without it), from the library's cache.
-@Suite(.serialized) struct SpokenCountTwinTests {
+@Suite(.tags(.integration), .serialized) struct SpokenCountTwinTests {
     static let beat = BeatTwinTests.beat
     let temp = TempDirs()
 

@@ -10,7 +10,7 @@ import Testing
 /// What a stick offers is what its import does, and nothing on it is lost or left out
 /// unnamed (issue 24): sticks inserted through the twin's `stick` action, as a mount would,
 /// imported into a real library from real audio files.
-@Suite struct StickOfferTwinTests {
+@Suite(.tags(.integration)) struct StickOfferTwinTests {
     let temp = TempDirs()
 
     /// A song of `seconds` at `frequency` (distinct frequencies: distinct audio).

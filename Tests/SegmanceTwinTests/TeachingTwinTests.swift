@@ -9,7 +9,7 @@ import SegmanceAppliance
 /// Issue 16 in the twin, end to end on 16×2 and 20×4: the scenario's edges through the
 /// controls, the reducer, the render function and a real library; facts checked in the
 /// frame log, the output audio and what the library kept.
-@Suite(.serialized) struct TeachingTwinTests {
+@Suite(.tags(.integration), .serialized) struct TeachingTwinTests {
     let temp = TempDirs()
     static let rate = 48_000
     typealias T = TwinScenarioTests

@@ -11,7 +11,7 @@ import Glibc
 /// The twin end to end: a real stick folder, real WAV decoding, the scenario's edges through
 /// the controls, the reducer, the render function. Facts are checked in the output audio
 /// and the frame log.
-@Suite(.serialized) struct TwinScenarioTests {
+@Suite(.tags(.integration), .serialized) struct TwinScenarioTests {
     static let rate = 48_000
     static let period = 128
 

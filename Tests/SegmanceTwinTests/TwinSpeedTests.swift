@@ -11,7 +11,7 @@ import Glibc
 /// Practice speed on the twin (issue 12): a 440 Hz tone with a 1 ms click at every whole
 /// source second, played at 50, 75 and 150 %. The clicks keep their source spacing scaled by
 /// the speed, the tone keeps its pitch, 100 % is the PCM itself, and runs repeat exactly.
-@Suite(.serialized) struct TwinSpeedTests {
+@Suite(.tags(.integration), .serialized) struct TwinSpeedTests {
     static let rate = 48_000
     static let seconds = 24
 

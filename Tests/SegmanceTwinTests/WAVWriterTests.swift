@@ -4,7 +4,7 @@ import Glibc
 #endif
 @testable import SegmanceTwin
 
-@Suite struct WAVWriterTests {
+@Suite(.tags(.integration)) struct WAVWriterTests {
     @Test(arguments: [(0, 0), (1.0 / 32768, 1), (-1, -32768), (1, 32767), (1.5, 32767),
                       (-2, -32768), (0.5, 16384), (-12345.0 / 32768, -12345)] as [(Float, Int16)])
     func convertsLikeAnS16Sink(x: Float, s: Int16) {

@@ -103,5 +103,5 @@ struct BoxError: Error, CustomStringConvertible {
 
 /// Every system test, one after the other: they share the VM's two CPUs, and timing-bound
 /// stimuli (contact bounce, a held button) must not wait behind another test's work.
-@Suite(.serialized, .enabled(if: Box.isRunning, Box.skipReason))
+@Suite(.tags(.system), .serialized, .enabled(if: Box.isRunning, Box.skipReason))
 struct SystemTests {}

@@ -7,7 +7,7 @@ import Testing
 extension SystemTests {
     /// libgpiod on gpio-sim, edges with kernel timestamps, through SegmanceInput and
     /// SegmanceControls: the real input path of board/sim-vm.toml, contact bounce included.
-    @Suite struct ButtonsAndEncoder {
+    @Suite(.tags(.system)) struct ButtonsAndEncoder {
         /// Plays the stimulus until the VM plays it as written — every burst of chatter
         /// shorter than the debounce interval, and `valid` — at most four times; then feeds
         /// its edges to the controls, lets pending gestures resolve and checks the events.

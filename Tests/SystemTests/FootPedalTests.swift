@@ -10,7 +10,7 @@ extension SystemTests {
     /// LinuxInput's InputDeviceWatcher and EvdevDevice against a real evdev node: a uinput
     /// device standing in for the USB foot pedal of board/pi-gpio.toml, plugged in, pressed,
     /// and pulled out while held.
-    @Suite struct FootPedal {
+    @Suite(.tags(.system)) struct FootPedal {
         static let keyB: UInt16 = 48
 
         /// The pedal's entry in the Pi profile: its device name and key map.

@@ -11,7 +11,7 @@ extension SystemTests {
     /// board/sim-vm.toml names it. i2c-stub acknowledges send-byte writes but keeps nothing;
     /// the kernel's smbus_write trace event records every byte, SMBusTrace reads them back,
     /// and the HD44780 model shows the screen they draw.
-    @Suite struct LCD {
+    @Suite(.tags(.system)) struct LCD {
         static let tracing = "/sys/kernel/tracing"
 
         struct Rig {

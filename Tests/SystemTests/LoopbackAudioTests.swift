@@ -5,7 +5,7 @@ import Testing
 extension SystemTests {
     /// The ALSA wrapper on the snd-aloop card: what is played to hw:Loopback,0,0 comes back
     /// from hw:Loopback,1,0 sample for sample, paced by the kernel's timer like a sound card.
-    @Suite struct LoopbackAudio {
+    @Suite(.tags(.system)) struct LoopbackAudio {
         static let playback = "hw:Loopback,0,0"
         static let capture = "hw:Loopback,1,0"
         // Large periods: under TCG the VM can stall for tens of ms; this test is about the

@@ -2,7 +2,7 @@ import Testing
 import TOML
 
 /// What a person writes in a manifest, parsed to the value and the place it was written.
-@Suite struct TOMLParserTests {
+@Suite(.tags(.unit)) struct TOMLParserTests {
     private func parse(_ text: String) throws -> TOMLTable { try TOMLTable(parsing: text) }
 
     /// The error `text` gives (the test fails when it parses).

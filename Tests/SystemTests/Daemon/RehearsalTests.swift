@@ -6,7 +6,7 @@ import Testing
 
 extension SystemTests {
     /// The real daemon (`segmance run`) on the box's drivers, as a performer uses it.
-    @Suite struct Daemon {
+    @Suite(.tags(.system)) struct Daemon {
         /// The play/pause ramp and the crossfades at seams and seeks (5 ms, `RenderConfig`).
         static let rampFrames = 240
 
