@@ -256,7 +256,7 @@ public final class Appliance {
             // After the clock moved, so that what the retry tells the core lasts its full time.
             if case .clock(let now) = event, let due = nextSaveRetry, now >= due { retryUnsaved() }
         }
-        for effect in Player.reduce(&state, event) {
+        for effect in Rules.reduce(&state, event) {
             switch effect {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)

@@ -192,9 +192,10 @@ public final class Library: Sendable {
                 switch try Self.partRow(db, routine: routine, part: part, title: title) {
                 case .stick(_, let partId):
                     try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
-                                   arguments: [partId, Player.clampSpeed(speed)])
+                                   arguments: [partId, Rules.clampSpeed(speed)])
                 case .box(_, let id):
-                    try db.execute(sql: "UPDATE boxPart SET speed = ? WHERE id = ?", arguments: [Player.clampSpeed(speed), id])
+                    try db.execute(sql: "UPDATE boxPart SET speed = ? WHERE id = ?",
+                                   arguments: [Rules.clampSpeed(speed), id])
                 case nil: return false
                 }
                 return true

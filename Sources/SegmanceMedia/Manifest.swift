@@ -286,12 +286,12 @@ private struct ManifestReader {
         return (loops, lines)
     }
 
-    /// A part's `speed`: a percent on the grid of `Player.speedRange`, else an issue.
+    /// A part's `speed`: a percent on the grid of `Rules.speedRange`, else an issue.
     private mutating func readSpeed(_ table: TOMLTable, name: String, header: Int) -> Int? {
         guard let value = table["speed"] else { return nil }
         let found: String
         if let percent = value.int {
-            if Player.speedRange.contains(percent) && percent % Player.speedStep == 0 { return percent }
+            if Rules.speedRange.contains(percent) && percent % Rules.speedStep == 0 { return percent }
             found = String(percent)
         } else {
             found = value.typeName

@@ -101,7 +101,7 @@ public struct TwinRun {
                     appliance.removeStick()
                 case .speed(let n):
                     appliance.advance(to: item.time)
-                    let detents = (n - appliance.state.speedPercent) / Player.speedStep
+                    let detents = (n - appliance.state.speedPercent) / Rules.speedStep
                     if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 case .latency(let n):
                     twin.latencyFrames = Int64(n)

@@ -82,7 +82,7 @@ struct Interactive {
             // --speed: once a part is there (the stick's import runs on its thread), as the
             // twin's scenario does at its start.
             if let percent = speedToSet, appliance.state.part != nil {
-                let detents = (percent - appliance.state.speedPercent) / Player.speedStep
+                let detents = (percent - appliance.state.speedPercent) / Rules.speedStep
                 if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 speedToSet = nil
             }

@@ -75,7 +75,7 @@ import Testing
         #expect(resume.routine == "Long" && resume.part == 0)
         #expect(resume.position > 0, "nothing was written while playing")
         #expect(resume.position <= was + slack, "the place is after where the music was")
-        #expect(was - resume.position < Int64(Player.resumeSaveSeconds) * Int64(Self.rate),
+        #expect(was - resume.position < Int64(Rules.resumeSaveSeconds) * Int64(Self.rate),
                 "\(Double(was - resume.position) / Double(Self.rate)) s lost")
         print("power cut: killed at \(Self.cutSeconds) s of audio, resume point at \(Double(resume.position) / Double(Self.rate)) s")
 

@@ -1,5 +1,5 @@
 /// Formats part positions for a character display.
-public enum Clock {
+public enum TimeText {
     /// "m:ss" for a frame count (truncated to the second), e.g. 65.5 s -> "1:05".
     public static func minutesSeconds(_ frames: FramePosition, sampleRate: Int64) -> String {
         let seconds = max(0, frames) / max(1, sampleRate)
@@ -8,7 +8,7 @@ public enum Clock {
     }
 }
 
-extension Clock {
+extension TimeText {
     /// "m:ss.t" for a frame count (truncated to the tenth), e.g. 8.25 s -> "0:08.2".
     public static func tenths(_ frames: FramePosition, sampleRate: Int64) -> String {
         let rate = max(1, sampleRate)
