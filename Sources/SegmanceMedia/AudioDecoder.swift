@@ -15,22 +15,6 @@ public protocol AudioDecoder: Sendable {
     func decode(_ path: String, into sink: some PCMSink) throws -> Int64
 }
 
-extension AudioDecoder {
-    /// Decodes `path` into memory, or throws an error whose reason says what is wrong with the file.
-    public func decode(_ path: String) throws(AudioDecodeError) -> PCMBuffer {
-        let sink = BufferSink(sampleRate: outputRate)
-        do {
-            _ = try decode(path, into: sink)
-        } catch let error as AudioDecodeError {
-            throw error
-        } catch {
-            // BufferSink never throws; keep the typed signature honest anyway.
-            throw AudioDecodeError(path: path, reason: .conversion("\(error)"))
-        }
-        return sink.finish()
-    }
-}
-
 /// Output frames to reserve for audio the header says lasts `sourceFrames` at `sourceRate`:
 /// headers are untrusted, so at most 10 minutes at 48 kHz up front (the audio grows
 /// beyond that only as it actually decodes).

@@ -1,6 +1,5 @@
 /// Receives decoded audio in the output format (interleaved stereo Int16), chunk by chunk:
-/// memory for the twin's in-memory loader, a file in the media store for the importer,
-/// nothing at all for `segmance stick check`.
+/// a file in the media store for the importer, nothing at all for `segmance stick check`.
 public protocol PCMSink: AnyObject {
     /// Called once before the first chunk with the frame count the header announces
     /// (an estimate for MP3 and resampled audio, capped).
@@ -15,26 +14,6 @@ public protocol PCMSink: AnyObject {
 extension PCMSink {
     public func begin(expectedFrames: Int) {}
     public func progress(sourceFrames: Int64, of total: Int64) {}
-}
-
-/// Keeps the audio in memory, as a `PCMBuffer`.
-final class BufferSink: PCMSink {
-    private let sampleRate: Int
-    private var builder: PCMBufferBuilder?
-
-    init(sampleRate: Int) { self.sampleRate = sampleRate }
-
-    func begin(expectedFrames: Int) {
-        builder = PCMBufferBuilder(expectedFrames: expectedFrames, sampleRate: sampleRate)
-    }
-
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws {
-        builder?.append(stereo: samples)
-    }
-
-    func finish() -> PCMBuffer {
-        (builder ?? PCMBufferBuilder(expectedFrames: 0, sampleRate: sampleRate)).finish()
-    }
 }
 
 /// Counts the frames and forgets the audio: checking a stick without keeping anything.

@@ -18,22 +18,19 @@ public struct StickProblem: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 }
 
-/// Everything read from a stick: the routines that loaded, their decoded audio (keyed by
-/// the `AudioReference` their parts name: the file's path relative to the stick root),
-/// and the problems with everything that did not.
+/// Everything read from a stick: the routines that loaded (their parts name their audio by
+/// an `AudioReference`: the file's path relative to the stick root), and the problems with
+/// everything that did not.
 public struct StickContent: Sendable {
     public var routines: [Routine]
-    public var media: [AudioReference: PCMBuffer]
     public var problems: [StickProblem]
     /// What was read with a guess worth saying, no problem (a file name matched without
     /// regard to case).
     public var notes: [StickProblem]
 
-    public init(routines: [Routine] = [], media: [AudioReference: PCMBuffer] = [:],
-                problems: [StickProblem] = [], notes: [StickProblem] = []) {
+    public init(routines: [Routine] = [], problems: [StickProblem] = [], notes: [StickProblem] = []) {
         self.routines = routines
         self.notes = notes
-        self.media = media
         self.problems = problems
     }
 }

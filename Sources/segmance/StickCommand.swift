@@ -70,7 +70,7 @@ struct Stick: ParsableCommand {
         }
 
         func run() throws {
-            var content = StickLoader(outputRate: rate).check(directory, label: label)
+            var content = StickChecker(outputRate: rate).check(directory, label: label)
             if !StickScanner().scan(directory, label: label).routines.contains(where: \.hasMusic) {
                 content.problems.append(StickProblem(path: ".", reason: "no music on this stick: looked for "
                                                      + StickScanner.lookedFor))
