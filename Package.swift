@@ -137,8 +137,8 @@ let package = Package(
         // The real `segmance` binary's help texts, walked through every subcommand.
         .testTarget(name: "SegmanceCommandTests"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
-        .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
+        .testTarget(name: "GPIODTests", dependencies: ["GPIOD", "SegmanceTestSupport"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "SegmanceTestSupport"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [

@@ -57,8 +57,6 @@ public final class Appliance {
     /// Parts the render side has been given (loads sent) or moved to (advances reported):
     /// its `PlayedSpan.part` for the part the core is on, once both have caught up.
     private var partsStarted: UInt32 = 0
-    /// A temporary library made for this appliance, deleted with it.
-    private let temporaryLibrary: TemporaryDirectory?
     /// The spoken counts, once loaded: kept as long as the appliance, because the render
     /// side may still hold a pointer into them.
     private var countWords: CountWordStorage?
@@ -99,14 +97,7 @@ public final class Appliance {
         state.display = DisplaySize(columns: configuration.columns, rows: configuration.rows)
         controls = Controls(map: configuration.controlMap)
         self.audio = audio
-        if let library {
-            self.library = library
-            temporaryLibrary = nil
-        } else {
-            let temporary = try TemporaryDirectory("segmance-library")
-            self.library = try Library(directory: temporary.path, sampleRate: configuration.sampleRate)
-            temporaryLibrary = temporary
-        }
+        self.library = try library ?? Library.temporary("segmance-library", sampleRate: configuration.sampleRate)
         guard self.library.sampleRate == configuration.sampleRate else {
             throw LibraryError(directory: self.library.directory, action: "play at \(configuration.sampleRate) Hz",
                                reason: "its audio is stored at \(self.library.sampleRate) Hz")

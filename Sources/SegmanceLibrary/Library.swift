@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SegmanceCore
 import SegmanceMedia
@@ -42,16 +43,42 @@ public final class Library: Sendable {
     public let sampleRate: Int
     public let store: MediaStore
     let pool: DatabasePool
+    /// The folder goes with the library (`temporary`).
+    private let removesDirectory: Bool
 
     public var databasePath: String { directory + "/library.sqlite" }
 
     /// Opens the library in `directory`, creating it when missing, and brings the schema up
     /// to date. With `recover`, removes what an interrupted import left behind (temporary
     /// files, media no row refers to) — unless an import holds the lock right now.
-    public init(directory: String, sampleRate: Int = 48_000, recover: Bool = true,
-                reserve: Int64 = MediaStore.defaultReserve) throws {
+    public convenience init(directory: String, sampleRate: Int = 48_000, recover: Bool = true,
+                            reserve: Int64 = MediaStore.defaultReserve) throws {
+        try self.init(directory: directory, sampleRate: sampleRate, recover: recover, reserve: reserve,
+                      removesDirectory: false)
+    }
+
+    /// A library in a fresh folder under the temporary directory, removed with everything in
+    /// it when the library goes: the simulator's and the twin's when no library is named.
+    public static func temporary(_ label: String, sampleRate: Int = 48_000) throws -> Library {
+        var template = Array((NSTemporaryDirectory() + "\(label)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw LibraryError(directory: NSTemporaryDirectory(), action: "create a temporary library",
+                               error: SystemError("mkdtemp", path: NSTemporaryDirectory()))
+        }
+        let directory = String(cString: made)
+        do {
+            return try Library(directory: directory, sampleRate: sampleRate, recover: true,
+                               reserve: MediaStore.defaultReserve, removesDirectory: true)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private init(directory: String, sampleRate: Int, recover: Bool, reserve: Int64, removesDirectory: Bool) throws {
         self.directory = directory
         self.sampleRate = sampleRate
+        self.removesDirectory = removesDirectory
         func fail(_ action: String, _ error: any Error) -> LibraryError {
             LibraryError(directory: directory, action: action, reason: "\(error)")
         }
@@ -95,6 +122,10 @@ public final class Library: Sendable {
                                reason: "its audio is stored at \(stored) Hz (import the routines again into a new library)")
         }
         if recover { _ = try sweep(wait: false) }
+    }
+
+    deinit {
+        if removesDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     // MARK: - Reading

@@ -39,9 +39,8 @@ struct Interactive {
 
     func run() throws {
         // Without --library, a temporary library that goes away with the run.
-        let temporary = self.library == nil ? try TemporaryDirectory("segmance-sim-library") : nil
-        defer { withExtendedLifetime(temporary) {} }
-        let library = try self.library ?? Library(directory: temporary!.path, sampleRate: configuration.sampleRate)
+        let library = try self.library
+            ?? Library.temporary("segmance-sim-library", sampleRate: configuration.sampleRate)
         // Imports run on a worker thread, as in the daemon: the keys and the audio go on meanwhile.
         let runner = try ThreadedImportRunner(importer: Importer(library: library))
         let output = openOutput()
