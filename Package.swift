@@ -7,10 +7,10 @@ let package = Package(
     products: [
         .executable(name: "segmance", targets: ["segmance"]),
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
-        // FFmpeg decoding in a process of its own, started by segmance (SegmanceMedia.FFmpegDecoder).
+        // FFmpeg decoding in a process of its own, started by segmance (FFmpegHelper.FFmpegDecoder).
         .executable(name: "segmance-ffmpeg", targets: ["segmance-ffmpeg"]),
         // For the fuzz targets only (Tests/Fuzz, a package of its own built with -sanitize=fuzzer).
-        .library(name: "SegmanceMedia", targets: ["SegmanceMedia", "SegmanceCore"]),
+        .library(name: "SegmanceStick", targets: ["SegmanceStick", "AudioDecoding", "FFmpegHelper", "SegmanceCore"]),
         .library(name: "FFmpeg", targets: ["FFmpeg"]),
     ],
     dependencies: [
@@ -66,9 +66,21 @@ let package = Package(
         // A TOML parser for untrusted text (a stick's routine.toml): an error, never a trap,
         // on any input; bounded size and nesting. Standard library only.
         .target(name: "TOML"),
-        // Sticks, manifests, decoding and conversion to the output format.
-        .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio",
+        // Audio files decoded into the output format (stereo Int16 at the output rate): the
+        // decoder contract, libsndfile's decoder, the content sniff, the conversion and the mix.
+        .target(name: "AudioDecoding", dependencies: ["SndFile", "Soxr"]),
+        // A program started with posix_spawn, its output and errors piped back.
+        .target(name: "ChildProcess"),
+        // Decoding in the segmance-ffmpeg helper process: FFmpegDecoder and the helper's pipe.
+        .target(name: "FFmpegHelper", dependencies: ["AudioDecoding", "ChildProcess"]),
+        // Spoken counts: espeak-ng's speech, resampled to the output rate.
+        .target(name: "Speech", dependencies: ["Soxr", "ChildProcess"]),
+        // Beat tracking at import: aubio's beats, one straight grid through them.
+        .target(name: "BeatTracking", dependencies: ["SegmanceCore", "Aubio"]),
+        // The stick: the scan, routine.toml, routines built from folders, the check, the
+        // writer (manifests, WAVs), the demo stick, and the decoder its files go through.
+        .target(name: "SegmanceStick", dependencies: [
+            "SegmanceCore", "TOML", "SndFile", "AudioDecoding", "FFmpegHelper",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
@@ -78,20 +90,21 @@ let package = Package(
         .target(name: "CSHA256"),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceStick", "AudioDecoding", "BeatTracking", "Speech", "MonotonicTime",
+            "CLinuxSystem", "CSHA256",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary",
+            "SegmanceStick", "Speech", "SegmanceLibrary",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
         .target(name: "SegmanceTwin", dependencies: [
             "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "ALSA",
+            "SegmanceLibrary", "ALSA",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
@@ -111,14 +124,15 @@ let package = Package(
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
         .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
-            "SegmanceBoard",
+            "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceStick", "AudioDecoding", "SegmanceLibrary",
+            "SegmanceDaemon", "SegmanceBoard",
             "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
+            "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceStick",
+            "SegmanceEngine",
             "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
             // The speed benchmark counts the render thread's heap calls (issue 12).
             "CMallocCounter",
@@ -132,7 +146,10 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
-        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),
+        .testTarget(name: "SegmanceMediaTests", dependencies: [
+            "SegmanceStick", "AudioDecoding", "FFmpegHelper", "BeatTracking", "SndFile", "SegmanceTestSupport", "TOML",
+            "Aubio",
+        ]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
         // The real `segmance` binary's help texts, walked through every subcommand.
         .testTarget(name: "SegmanceCommandTests"),
@@ -142,21 +159,22 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "CLinuxSystem",
+            "SegmanceLibrary", "SegmanceStick", "AudioDecoding", "BeatTracking", "Speech", "SegmanceCore", "SndFile",
+            "SegmanceTestSupport", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceLibrary", "SegmanceStick", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceStick", "ALSA", "MonotonicTime",
             "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
-            "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+            "SegmanceTwin", "SegmanceAppliance", "SegmanceStick", "Speech", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
             "CharacterDisplay", "LinuxI2C",
         ]),
         // What the system tests compare: captured audio with the twin's, LCD screens with the

@@ -2,8 +2,9 @@ import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceScreen
+import SegmanceStick
+import Speech
 
 /// The appliance's wiring: one owner of the state that takes events from every source in
 /// order, runs the reducer and carries out its effects. The daemon drives it on a board;

@@ -1,5 +1,5 @@
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 import SndFile
 
 /// A big stick, as a teacher's stick looks after a season: 300 routines and 3,000 files, most

@@ -1,11 +1,11 @@
 import ALSA
 import Histogram
 import MonotonicTime
+import SegmanceAppliance
 import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine
-import SegmanceMedia
-import SegmanceAppliance
+import SegmanceStick
 import SndFile
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,6 @@ import Foundation
 import MonotonicTime
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceAppliance
 import SegmanceTwin
 import SndFile

@@ -1,9 +1,9 @@
 import Foundation
+import SegmanceAppliance
 import SegmanceAudio
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
-import SegmanceAppliance
+import SegmanceStick
 import SegmanceTwin
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
-import SegmanceMedia
+import AudioDecoding
+import BeatTracking
 
 /// The media writer with beat detection tapped in: every chunk goes to the writer, and the
 /// frames of the excerpt `BeatDetector` would analyse — the middle of the length the file

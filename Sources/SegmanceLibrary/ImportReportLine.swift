@@ -1,5 +1,5 @@
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 
 /// One line an import worker writes on its report pipe: an `ImportEvent`, or the file it is
 /// about to decode. Fields are separated by tabs; a tab, a newline or a backslash inside a

@@ -1,6 +1,6 @@
 import CLinuxSystem
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 #if canImport(Glibc)
 import Glibc
 #endif

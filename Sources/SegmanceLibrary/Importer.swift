@@ -1,6 +1,7 @@
+import BeatTracking
 import MonotonicTime
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import Synchronization
 #if canImport(Glibc)
 import Glibc

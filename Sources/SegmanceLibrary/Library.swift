@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import SegmanceCore
-import SegmanceMedia
 #if canImport(Glibc)
 import Glibc
 #endif

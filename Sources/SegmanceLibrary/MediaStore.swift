@@ -1,8 +1,8 @@
+import AudioDecoding
 import CLinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
-import SegmanceMedia
 
 /// The library's PCM files: raw interleaved stereo Int16 (little-endian) at the library's
 /// rate, one file per decoded source, named by a content hash (`<hex>.pcm`, see `MediaKey`).

@@ -1,5 +1,5 @@
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
-import SegmanceMedia
+import Speech
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,7 @@
+import AudioDecoding
+import BeatTracking
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import GRDB
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 
 /// A routine as the library holds it: what plays (with loops learned on the device in
 /// force), what was imported, and the bookkeeping around it.

@@ -3,7 +3,6 @@ import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 
 /// Runs the appliance in virtual time: the scenario's inputs at their exact times, the
 /// audio rendered period by period, every frame logged. Faster than real time and

@@ -1,6 +1,7 @@
 import ArgumentParser
+import AudioDecoding
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 
 struct Stick: ParsableCommand {
     static let configuration = CommandConfiguration(

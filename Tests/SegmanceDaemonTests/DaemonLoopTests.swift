@@ -1,13 +1,13 @@
 import Glibc
 import LinuxInput
-import SegmanceLibrary
-import SegmanceMedia
 import SegmanceBoard
 import SegmanceCore
+@testable import SegmanceDaemon
 import SegmanceLibrary
+import SegmanceLibrary
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
-@testable import SegmanceDaemon
 
 /// The control loop with real descriptors: an input node appearing in a watched folder
 /// (inotify), key events read from it, the gesture decided by the controls on the loop's

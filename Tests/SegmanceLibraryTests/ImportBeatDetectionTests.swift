@@ -1,7 +1,8 @@
+import BeatTracking
 import Foundation
 import SegmanceCore
 @testable import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import SndFile
 import Testing

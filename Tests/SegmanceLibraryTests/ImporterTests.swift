@@ -1,8 +1,8 @@
+import AudioDecoding
 import Foundation
 import GRDB
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import SndFile
 import Testing

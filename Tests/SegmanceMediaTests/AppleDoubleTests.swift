@@ -1,7 +1,7 @@
 import Foundation
-import SegmanceMedia
-import SndFile
+import SegmanceStick
 import SegmanceTestSupport
+import SndFile
 import Testing
 
 /// macOS leaves `._NAME` beside every file with extended attributes it copies to a FAT or

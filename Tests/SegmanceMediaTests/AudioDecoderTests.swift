@@ -1,7 +1,8 @@
+import AudioDecoding
 import Foundation
-import SegmanceMedia
-import SndFile
+import SegmanceStick
 import SegmanceTestSupport
+import SndFile
 import Testing
 
 @Suite struct AudioDecoderTests {

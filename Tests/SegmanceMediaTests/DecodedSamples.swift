@@ -1,4 +1,4 @@
-import SegmanceMedia
+import AudioDecoding
 import Testing
 
 /// Audio a decoder wrote, kept for a test to look at: interleaved stereo Int16.

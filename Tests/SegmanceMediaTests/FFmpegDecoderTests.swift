@@ -1,5 +1,7 @@
+import AudioDecoding
+import FFmpegHelper
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 

@@ -1,9 +1,10 @@
+import AudioDecoding
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 import TOML
+import Testing
 
 /// Thousands of randomly damaged manifests (bit flips, truncations, deletions, random bytes,
 /// TOML punctuation inserted, stretches duplicated) through the parser and through the

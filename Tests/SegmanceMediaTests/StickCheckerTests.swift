@@ -1,6 +1,7 @@
+import AudioDecoding
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 

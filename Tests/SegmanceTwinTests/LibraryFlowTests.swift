@@ -2,7 +2,6 @@ import Foundation
 import SegmanceCore
 import SegmanceScreen
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import SndFile
 import Testing

@@ -2,7 +2,6 @@ import Foundation
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import Testing
 @testable import SegmanceTwin

@@ -2,10 +2,10 @@ import Foundation
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import Testing
 
 /// What a stick offers is what its import does, and nothing on it is lost or left out
 /// unnamed (issue 24): sticks inserted through the twin's `stick` action, as a mount would,

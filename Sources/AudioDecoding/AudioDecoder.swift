@@ -18,7 +18,7 @@ public protocol AudioDecoder: Sendable {
 /// Output frames to reserve for audio the header says lasts `sourceFrames` at `sourceRate`:
 /// headers are untrusted, so at most 10 minutes at 48 kHz up front (the audio grows
 /// beyond that only as it actually decodes).
-func expectedOutputFrames(sourceFrames: Int64, sourceRate: Int, outputRate: Int) -> Int {
+package func expectedOutputFrames(sourceFrames: Int64, sourceRate: Int, outputRate: Int) -> Int {
     let maxReservedFrames = 48000 * 600
     guard sourceRate > 0 else { return 16 }
     let ratio = Double(outputRate) / Double(sourceRate)

@@ -4,16 +4,16 @@ import Soxr
 /// is mixed to stereo (`ChannelMixer`), resampled to the output rate with soxr (HQ) when
 /// the rates differ, converted to Int16 (×32768, rounded to nearest, clipped) and handed
 /// to the sink.
-final class OutputConverter {
+package final class OutputConverter {
     let path: String
     let channels: Int
     private var resampler: Resampler?
     private var stereo: [Float] = []
     private var samples: [Int16] = []
     /// Output frames handed to the sink so far.
-    private(set) var written: Int64 = 0
+    package private(set) var written: Int64 = 0
 
-    init(path: String, inputRate: Int, channels: Int, outputRate: Int) throws(AudioDecodeError) {
+    package init(path: String, inputRate: Int, channels: Int, outputRate: Int) throws(AudioDecodeError) {
         self.path = path
         self.channels = channels
         if inputRate != outputRate {
@@ -26,7 +26,7 @@ final class OutputConverter {
     }
 
     /// Converts `frames` interleaved frames at the start of `input` and writes them to `sink`.
-    func push(_ input: UnsafeBufferPointer<Float>, frames: Int, into sink: some PCMSink) throws {
+    package func push(_ input: UnsafeBufferPointer<Float>, frames: Int, into sink: some PCMSink) throws {
         stereo.removeAll(keepingCapacity: true)
         ChannelMixer.stereo(UnsafeBufferPointer(rebasing: input[0..<(frames * channels)]), channels: channels, into: &stereo)
         do {
@@ -37,7 +37,7 @@ final class OutputConverter {
     }
 
     /// Drains the resampler's tail into `sink`; call once after the last `push`.
-    func finish(into sink: some PCMSink) throws {
+    package func finish(into sink: some PCMSink) throws {
         guard let resampler else { return }
         do {
             try emit(try resampler.flush(), into: sink)

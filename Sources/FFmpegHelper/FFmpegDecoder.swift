@@ -1,3 +1,4 @@
+import AudioDecoding
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,7 @@ public struct FFmpegDecoder: AudioDecoder {
     }
 
     /// Decodes `path`, whose first bytes said `sniff`.
-    func decode(_ path: String, sniff: FileSniff, into sink: some PCMSink) throws -> Int64 {
+    package func decode(_ path: String, sniff: FileSniff, into sink: some PCMSink) throws -> Int64 {
         let kind = sniff.name
         try checkStructure(path, kind: kind)
         guard let helper = helper ?? FFmpegHelperProcess.locate() else {

@@ -5,21 +5,21 @@ import Glibc
 /// A program started with `posix_spawn`: its standard input /dev/null, its standard output
 /// and error into pipes whose read ends this side owns (close-on-exec, so no other child this
 /// process starts inherits them). The caller reads, closes and reaps.
-struct PipedChild {
-    let pid: pid_t
-    let output: Int32
-    let errors: Int32
+package struct PipedChild {
+    package let pid: pid_t
+    package let output: Int32
+    package let errors: Int32
 
     /// Why the program was not started: the failing call and its errno.
-    struct Failure: Error {
-        var call: String
-        var code: Int32
-        var message: String { String(cString: strerror(code)) }
+    package struct Failure: Error {
+        package var call: String
+        package var code: Int32
+        package var message: String { String(cString: strerror(code)) }
     }
 
     /// Starts `program` with `arguments` (argv[0] first); `outputPipeBytes` asks for a
     /// larger output pipe (F_SETPIPE_SZ).
-    static func spawn(_ program: String, _ arguments: [String], outputPipeBytes: Int32? = nil) throws(Failure) -> PipedChild {
+    package static func spawn(_ program: String, _ arguments: [String], outputPipeBytes: Int32? = nil) throws(Failure) -> PipedChild {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
         guard pipe(&out) == 0 else { throw Failure(call: "pipe", code: errno) }
         guard pipe(&err) == 0 else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the first bytes of a file say it is, and so which decoder reads it.
-enum FileSniff: Equatable {
+package enum FileSniff: Equatable {
     /// A container libsndfile reads, by name ("WAV", "FLAC", "MP3", …).
     case audio(String)
     /// A container FFmpeg reads, by name ("MP4", "Matroska", "WMA", "AAC").
@@ -13,14 +13,14 @@ enum FileSniff: Equatable {
     case unknown
 
     /// The container's name for messages ("MP4", "WAV"), or "audio" when not known.
-    var name: String {
+    package var name: String {
         switch self {
         case .audio(let name), .media(let name), .unsupported(let name): name
         case .text, .unknown: "audio"
         }
     }
 
-    static func of(_ bytes: [UInt8]) -> FileSniff {
+    package static func of(_ bytes: [UInt8]) -> FileSniff {
         func starts(_ ascii: String, at offset: Int = 0) -> Bool {
             let magic = Array(ascii.utf8)
             return bytes.count >= offset + magic.count && Array(bytes[offset..<(offset + magic.count)]) == magic
@@ -55,7 +55,7 @@ enum FileSniff: Equatable {
     /// Stats and sniffs `path` before a decoder sees it, so the common mistakes get their
     /// own words (libsndfile calls a text file "not a regular file"). Throws for a file that
     /// cannot be read, is empty, is text or is in a format nothing here decodes.
-    static func inspect(_ path: String) throws(AudioDecodeError) -> FileSniff {
+    package static func inspect(_ path: String) throws(AudioDecodeError) -> FileSniff {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "file not found"
             throw AudioDecodeError(path: path, reason: .unreadable(reason))

@@ -1,3 +1,4 @@
+import AudioDecoding
 import Foundation
 
 /// An audio file found on a stick.

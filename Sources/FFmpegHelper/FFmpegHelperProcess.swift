@@ -1,3 +1,5 @@
+import AudioDecoding
+import ChildProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc

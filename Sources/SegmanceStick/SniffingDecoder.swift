@@ -1,3 +1,6 @@
+import AudioDecoding
+import FFmpegHelper
+
 /// Decodes any audio a stick holds: reads the file's first bytes and hands it to the
 /// decoder for its content, whatever its name says — `SndFileDecoder` (libsndfile) for
 /// WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF, AU, W64 and CAF, `FFmpegDecoder` (FFmpeg's

@@ -1,3 +1,4 @@
+import AudioDecoding
 import Foundation
 import SegmanceCore
 

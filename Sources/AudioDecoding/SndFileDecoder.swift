@@ -20,7 +20,7 @@ public struct SndFileDecoder: AudioDecoder {
     }
 
     /// Decodes `path`, whose first bytes said `sniff`.
-    func decode(_ path: String, sniff: FileSniff, into sink: some PCMSink) throws -> Int64 {
+    package func decode(_ path: String, sniff: FileSniff, into sink: some PCMSink) throws -> Int64 {
         let file: SoundFile
         do {
             file = try SoundFile(readingFrom: path)
