@@ -86,25 +86,32 @@ let package = Package(
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
         // Board profiles: which pin, device, bus and display a board uses for each control.
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
-        // SHA-256's compression with the CPU's SHA instructions (SegmanceLibrary's SHA256).
+        // SHA-256's compression with the CPU's SHA instructions, wrapped by SHA256Hash.
         .target(name: "CSHA256"),
-        // The routine library (SQLite through GRDB), the PCM media store, stick import.
+        .target(name: "SHA256Hash", dependencies: ["CSHA256"]),
+        // The routine library (SQLite through GRDB), the PCM media store, the watchers of
+        // mounts and refusals, the spoken counts' cache.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceStick", "AudioDecoding", "BeatTracking", "Speech", "MonotonicTime",
-            "CLinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceStick", "AudioDecoding", "Speech", "SHA256Hash", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Routines between a stick and the library: the import (in line, on a thread or in the
+        // import-worker process) and the export to a stick.
+        .target(name: "StickTransfer", dependencies: [
+            "SegmanceLibrary", "SegmanceCore", "SegmanceStick", "AudioDecoding", "BeatTracking", "MonotonicTime",
+            "CLinuxSystem",
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceStick", "Speech", "SegmanceLibrary",
+            "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
         .target(name: "SegmanceTwin", dependencies: [
             "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceLibrary", "ALSA",
+            "SegmanceLibrary", "StickTransfer", "ALSA",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
@@ -114,7 +121,7 @@ let package = Package(
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine", "MonotonicTime",
+            "SegmanceEngine", "MonotonicTime", "StickTransfer",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
@@ -125,14 +132,14 @@ let package = Package(
         .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceStick", "AudioDecoding", "SegmanceLibrary",
-            "SegmanceDaemon", "SegmanceBoard",
+            "StickTransfer", "SegmanceDaemon", "SegmanceBoard",
             "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceStick",
-            "SegmanceEngine",
+            "StickTransfer", "SHA256Hash", "SegmanceEngine",
             "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
             // The speed benchmark counts the render thread's heap calls (issue 12).
             "CMallocCounter",
@@ -159,7 +166,8 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceStick", "AudioDecoding", "BeatTracking", "Speech", "SegmanceCore", "SndFile",
+            "SegmanceLibrary", "StickTransfer", "SHA256Hash", "SegmanceStick", "AudioDecoding", "BeatTracking",
+            "Speech", "SegmanceCore", "SndFile",
             "SegmanceTestSupport", "CLinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -167,21 +175,25 @@ let package = Package(
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceStick", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceLibrary", "StickTransfer", "SegmanceStick", "SegmanceTestSupport", "MonotonicTime",
+            "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceStick", "ALSA", "MonotonicTime",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceStick", "ALSA",
+            "MonotonicTime",
             "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
-            "SegmanceTwin", "SegmanceAppliance", "SegmanceStick", "Speech", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+            "SegmanceTwin", "SegmanceAppliance", "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer",
+            "SndFile", "SegmanceTestSupport",
             "CharacterDisplay", "LinuxI2C",
         ]),
         // What the system tests compare: captured audio with the twin's, LCD screens with the
         // twin's frames, the daemon's control log placed in the twin. Tested on the host.
         .target(name: "BoxSupport", path: "Tests/BoxSupport"),
         .testTarget(name: "BoxSupportTests", dependencies: [
-            "BoxSupport", "SegmanceTwin", "SegmanceAppliance", "SegmanceLibrary", "SegmanceCore", "SegmanceScreen", "SegmanceTestSupport",
+            "BoxSupport", "SegmanceTwin", "SegmanceAppliance", "SegmanceLibrary", "StickTransfer", "SegmanceCore",
+            "SegmanceScreen", "SegmanceTestSupport",
             "SndFile",
         ]),
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.

@@ -28,7 +28,8 @@ package final class OutputConverter {
     /// Converts `frames` interleaved frames at the start of `input` and writes them to `sink`.
     package func push(_ input: UnsafeBufferPointer<Float>, frames: Int, into sink: some PCMSink) throws {
         stereo.removeAll(keepingCapacity: true)
-        ChannelMixer.stereo(UnsafeBufferPointer(rebasing: input[0..<(frames * channels)]), channels: channels, into: &stereo)
+        ChannelMixer.stereo(UnsafeBufferPointer(rebasing: input[0..<(frames * channels)]), channels: channels,
+                            into: &stereo)
         do {
             try emit(resampler.map { try $0.process(stereo) } ?? stereo, into: sink)
         } catch let error as ResamplerError {

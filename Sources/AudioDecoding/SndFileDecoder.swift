@@ -95,7 +95,9 @@ public struct SndFileDecoder: AudioDecoder {
         let channels = file.info.channels
         var chunk = [Int16](repeating: 0, count: Self.chunkFrames * channels)
         var stereo = [Int16](repeating: 0, count: Self.chunkFrames * 2)
-        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in
+            try file.readFrames(into: buffer)
+        }, into: sink) { chunk, got in
             if channels == 2 {
                 try chunk.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * 2)])) }
             } else {
@@ -140,7 +142,9 @@ public struct SndFileDecoder: AudioDecoder {
         let converter = try OutputConverter(path: file.path, inputRate: info.sampleRate, channels: info.channels,
                                             outputRate: outputRate)
         var chunk = [Float](repeating: 0, count: Self.chunkFrames * info.channels)
-        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in try file.readFrames(into: buffer) }, into: sink) { chunk, got in
+        let read = try forEachChunk(of: file, in: &chunk, reading: { (file, buffer) throws(SoundFileError) in
+            try file.readFrames(into: buffer)
+        }, into: sink) { chunk, got in
             try chunk.withUnsafeBufferPointer { try converter.push($0, frames: got, into: sink) }
         }
         try converter.finish(into: sink)

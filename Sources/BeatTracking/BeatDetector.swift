@@ -102,8 +102,8 @@ public struct BeatDetector: Sendable {
             return refuse("beats not steady: \(fit.inliers) of \(fit.beats) on one grid", fit, salience)
         }
         guard tempoRange.contains(bpm) else {
-            return refuse("tempo \(Int(bpm.rounded())) outside \(Int(tempoRange.lowerBound))–\(Int(tempoRange.upperBound))",
-                          fit, salience)
+            let range = "\(Int(tempoRange.lowerBound))–\(Int(tempoRange.upperBound))"
+            return refuse("tempo \(Int(bpm.rounded())) outside \(range)", fit, salience)
         }
         guard salience >= minimumSalience else {
             return refuse("no pulse: onsets on the beat \(Self.format(salience))× those between", fit, salience)

@@ -19,7 +19,8 @@ package struct PipedChild {
 
     /// Starts `program` with `arguments` (argv[0] first); `outputPipeBytes` asks for a
     /// larger output pipe (F_SETPIPE_SZ).
-    package static func spawn(_ program: String, _ arguments: [String], outputPipeBytes: Int32? = nil) throws(Failure) -> PipedChild {
+    package static func spawn(_ program: String, _ arguments: [String],
+                              outputPipeBytes: Int32? = nil) throws(Failure) -> PipedChild {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
         guard pipe(&out) == 0 else { throw Failure(call: "pipe", code: errno) }
         guard pipe(&err) == 0 else {

@@ -63,7 +63,8 @@ public struct FFmpegDecoder: AudioDecoder {
     /// common-encryption sample entry (FFmpeg reads through `sinf` to the codec inside), a
     /// WMA shorter than its header says (FFmpeg then drops the duration it would check).
     private func checkStructure(_ path: String, kind: String) throws(AudioDecodeError) {
-        if kind == "MP4", let protection = ISOBoxLayout.sampleEntries(path).lazy.compactMap({ Self.protectedEntries[$0] }).first {
+        if kind == "MP4",
+           let protection = ISOBoxLayout.sampleEntries(path).lazy.compactMap({ Self.protectedEntries[$0] }).first {
             throw AudioDecodeError(path: path, reason: .copyProtected(protection))
         }
         if kind == "WMA", let declared = ASFHeader.declaredFileSize(path) {
@@ -90,7 +91,8 @@ public struct FFmpegDecoder: AudioDecoder {
         guard (1...64).contains(channels), rate > 0, rate <= 768_000 else {
             throw AudioDecodeError(path: path, reason: .damaged("\(channels) channels at \(rate) Hz"))
         }
-        sink.begin(expectedFrames: expectedOutputFrames(sourceFrames: expected, sourceRate: rate, outputRate: outputRate))
+        sink.begin(expectedFrames: expectedOutputFrames(sourceFrames: expected, sourceRate: rate,
+                                                        outputRate: outputRate))
         let converter = try OutputConverter(path: path, inputRate: rate, channels: channels, outputRate: outputRate)
         var block = [Float](repeating: 0, count: Self.chunkFrames * channels)
         var source: Int64 = 0
@@ -120,10 +122,12 @@ public struct FFmpegDecoder: AudioDecoder {
             switch error[1] {
             case "unreadable": reason = .unreadable(detail)
             case "open": reason = openFailure(path, kind: kind, detail: detail)
-            case "noaudio": reason = .notAudio(detail == "video" ? "a video without sound" : "\(kind) without an audio track")
+            case "noaudio":
+                reason = .notAudio(detail == "video" ? "a video without sound" : "\(kind) without an audio track")
             case "protected": reason = .copyProtected(Self.protectedEntries[detail] ?? "encrypted audio")
             case "missingdecoder":
-                reason = .unsupported("\(kind) with " + (codec == "none" ? "an audio codec FFmpeg does not know" : "\(codec) audio"))
+                reason = .unsupported("\(kind) with "
+                    + (codec == "none" ? "an audio codec FFmpeg does not know" : "\(codec) audio"))
             case "decoder": reason = .damaged("its \(codec) audio cannot be decoded (\(detail))")
             case "read": reason = .damaged("the container breaks \(detail)")
             default: reason = .damaged("its audio cannot be converted (\(detail))")
@@ -132,7 +136,9 @@ public struct FFmpegDecoder: AudioDecoder {
         }
         guard let done = line("done"), done.count >= 6, Int64(done[1]) != nil,
               let packets = Int(done[2]), let bad = Int(done[3]) else {
-            let how = outcome.signal.map { $0 == SIGXCPU ? "it took FFmpeg over \(10) minutes of CPU" : "FFmpeg crashed on it (signal \($0))" }
+            let how = outcome.signal.map {
+                $0 == SIGXCPU ? "it took FFmpeg over \(10) minutes of CPU" : "FFmpeg crashed on it (signal \($0))"
+            }
                 ?? "FFmpeg stopped on it (exit status \(outcome.status ?? -1))"
             throw AudioDecodeError(path: path, reason: .damaged(how))
         }

@@ -95,7 +95,8 @@ final class FFmpegHelperProcess {
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
             .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let signaled = status & 0x7f != 0
-        return Outcome(status: signaled ? nil : (status >> 8) & 0xff, signal: signaled ? status & 0x7f : nil, lines: lines)
+        return Outcome(status: signaled ? nil : (status >> 8) & 0xff, signal: signaled ? status & 0x7f : nil,
+                       lines: lines)
     }
 
     @discardableResult

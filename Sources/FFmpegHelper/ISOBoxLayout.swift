@@ -54,7 +54,9 @@ enum ISOBoxLayout: Equatable {
         while offset + 8 <= range.upperBound {
             let length = Int(bytes[offset..<(offset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             guard length >= 8, offset + length <= range.upperBound else { break }
-            if bytes[(offset + 4)..<(offset + 8)].elementsEqual(name.utf8) { found.append((offset + 8)..<(offset + length)) }
+            if bytes[(offset + 4)..<(offset + 8)].elementsEqual(name.utf8) {
+                found.append((offset + 8)..<(offset + length))
+            }
             offset += length
         }
         return found
@@ -75,7 +77,8 @@ enum ISOBoxLayout: Equatable {
         while offset < size && types.count < maxBoxes {
             let got = pread(fd, &header, 16, off_t(offset))
             guard got >= 8 else { return .cut(type: "header", declaredEnd: offset + 8, fileSize: size) }
-            let type = String(decoding: header[4..<8].map { $0 >= 32 && $0 < 127 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            let type = String(decoding: header[4..<8].map { $0 >= 32 && $0 < 127 ? $0 : UInt8(ascii: "?") },
+                              as: UTF8.self)
             var length = Int64(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             if length == 1 {
                 guard got >= 16 else { return .cut(type: type, declaredEnd: offset + 16, fileSize: size) }

@@ -1,10 +1,12 @@
 import Foundation
 import MonotonicTime
+import SHA256Hash
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceAppliance
 import SegmanceTwin
 import SndFile
+import StickTransfer
 
 func wallSeconds() -> Double {
     Double(monotonicNanoseconds()) / 1e9

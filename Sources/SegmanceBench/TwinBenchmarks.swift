@@ -5,6 +5,7 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceStick
 import SegmanceTwin
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

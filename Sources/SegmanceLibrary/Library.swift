@@ -118,7 +118,8 @@ public final class Library: Sendable {
         }
         guard stored == sampleRate else {
             throw LibraryError(directory: directory, action: "open it at \(sampleRate) Hz",
-                               reason: "its audio is stored at \(stored) Hz (import the routines again into a new library)")
+                               reason: "its audio is stored at \(stored) Hz "
+                                   + "(import the routines again into a new library)")
         }
         if recover { _ = try sweep(wait: false) }
     }
@@ -187,11 +188,13 @@ public final class Library: Sendable {
                 switch try Self.partRow(db, routine: point.routine, part: point.part, title: point.partTitle) {
                 case .stick(let routineId, let partId):
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, ?, ?, NULL)
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId)
+                        VALUES (1, ?, ?, ?, NULL)
                         """, arguments: [routineId, partId, point.position])
                 case .box(let routineId, let boxPartId):
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, NULL, ?, ?)
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId)
+                        VALUES (1, ?, NULL, ?, ?)
                         """, arguments: [routineId, point.position, boxPartId])
                 case nil: return false
                 }
@@ -328,7 +331,8 @@ public final class Library: Sendable {
     static func partId(_ db: Database, routine: String, part: Int, title: String) throws -> (Int64, Int64)? {
         guard let routineId = try Int64.fetchOne(db, sql: "SELECT id FROM routine WHERE title = ?",
                                                  arguments: [routine]) else { return nil }
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND position = ? AND title = ?",
+        if let id = try Int64.fetchOne(db,
+                                       sql: "SELECT id FROM part WHERE routineId = ? AND position = ? AND title = ?",
                                        arguments: [routineId, part, title])
             ?? Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND title = ? ORDER BY position",
                               arguments: [routineId, title]) {
@@ -361,7 +365,9 @@ public final class Library: Sendable {
         if let v = values["loopPause"].flatMap(Int.init), Settings.loopPauseChoices.contains(v) { s.loopPause = v }
         if let v = values["loopPasses"].flatMap(Int.init), Settings.loopPassesChoices.contains(v) { s.loopPasses = v }
         if let v = values["lightIdle"].flatMap(Int.init), Settings.lightIdleChoices.contains(v) { s.lightIdle = v }
-        if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) { s.countdownBeats = v }
+        if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) {
+            s.countdownBeats = v
+        }
         if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
         if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
         if let v = values["countVoice"].flatMap(CountVoice.init(rawValue:)) { s.countVoice = v }

@@ -1,5 +1,6 @@
 import AudioDecoding
 import CLinuxSystem
+import SHA256Hash
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -140,7 +141,8 @@ public final class MediaWriter: PCMSink {
             var fs = statvfs()
             if fstatvfs(fd, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) < store.reserve + Int64(bytes.count) {
                 var full = SystemError("write", path: temporaryPath, code: ENOSPC)
-                full.note = "No space left on device (the last \(store.reserve >> 20) MB are kept for the library's saves)"
+                full.note = "No space left on device "
+                    + "(the last \(store.reserve >> 20) MB are kept for the library's saves)"
                 throw full
             }
         }

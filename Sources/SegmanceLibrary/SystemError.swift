@@ -57,7 +57,7 @@ func syncDirectory(_ path: String) throws(SystemError) {
 }
 
 /// The names in `directory` but "." and ".." (none when it cannot be read).
-func directoryNames(_ directory: String) -> [String] {
+package func directoryNames(_ directory: String) -> [String] {
     guard let dir = opendir(directory) else { return [] }
     defer { closedir(dir) }
     var names: [String] = []

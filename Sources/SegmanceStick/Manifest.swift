@@ -55,8 +55,8 @@ struct Manifest {
     var parts: [PartSpec] = []
 
     static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
-    static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo", "one",
-                                          "speed"]
+    static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo",
+                                          "one", "speed"]
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -84,8 +84,8 @@ struct Manifest {
         do {
             table = try TOMLTable(parsing: bytes, limits: limits)
         } catch {
-            return Reading(manifest: nil, issues: [Issue(line: error.line,
-                                                         message: "TOML syntax error: \(error.reason) (column \(error.column))")])
+            let message = "TOML syntax error: \(error.reason) (column \(error.column))"
+            return Reading(manifest: nil, issues: [Issue(line: error.line, message: message)])
         }
         var reader = ManifestReader(rate: rate)
         let manifest = reader.read(table)
@@ -141,14 +141,17 @@ private struct ManifestReader {
                 part = index
                 guard index < Manifest.maxParts else {
                     part = nil
-                    issue(element.position.line, "more than \(Manifest.maxParts) parts: a routine may have at most \(Manifest.maxParts)")
+                    issue(element.position.line,
+                          "more than \(Manifest.maxParts) parts: a routine may have at most \(Manifest.maxParts)")
                     break
                 }
                 guard let partTable = element.table else {
                     issue(element.position.line, "part \(index + 1) must be a table, found \(element.typeName)")
                     continue
                 }
-                if let spec = readPart(partTable, index: index, header: element.position.line) { manifest.parts.append(spec) }
+                if let spec = readPart(partTable, index: index, header: element.position.line) {
+                    manifest.parts.append(spec)
+                }
             }
         }
         return manifest
@@ -192,7 +195,8 @@ private struct ManifestReader {
                     }
                 }
             } else {
-                issue(loopLine, "the loop of \(name) must be a table like { a = \"0:20\", b = \"0:32\" }, found \(value.typeName)")
+                issue(loopLine, "the loop of \(name) must be a table like { a = \"0:20\", b = \"0:32\" }, "
+                      + "found \(value.typeName)")
             }
         }
 
@@ -232,7 +236,8 @@ private struct ManifestReader {
                     cueLines.append(cueLine)
                 }
             } else {
-                issue(movesLine, "'moves' of \(name) must be a list like [\"Roll down\", \"Spin\"], found \(value.typeName)")
+                issue(movesLine,
+                      "'moves' of \(name) must be a list like [\"Roll down\", \"Spin\"], found \(value.typeName)")
             }
         }
         let (loops, loopsLines) = namedLoops(table, name: name, header: header)
@@ -266,7 +271,8 @@ private struct ManifestReader {
                 continue
             }
             for key in loopTable.keys.sorted() where !Manifest.namedLoopKeys.contains(key) {
-                issue(line(loopTable, key) ?? here, KeySuggestion.unknown(key, in: " in \(context)", known: Manifest.namedLoopKeys))
+                issue(line(loopTable, key) ?? here,
+                      KeySuggestion.unknown(key, in: " in \(context)", known: Manifest.namedLoopKeys))
             }
             let loopName = string(loopTable, "name") ?? ""
             if loopTable["name"] == nil { issue(here, "\(context) has no 'name'") }
@@ -296,7 +302,8 @@ private struct ManifestReader {
         } else {
             found = value.typeName
         }
-        issue(line(table, "speed") ?? header, "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(found)")
+        issue(line(table, "speed") ?? header,
+              "speed of \(name) must be a percent from 50 to 150 in steps of 5, found \(found)")
         return nil
     }
 
@@ -320,7 +327,8 @@ private struct ManifestReader {
             return nil
         }
         guard Manifest.tempoRange.contains(bpm) else {
-            issue(at, "\(name): 'tempo' = \(value.description.clipped) is not a tempo (write beats a minute, 20 to 400)")
+            issue(at,
+                  "\(name): 'tempo' = \(value.description.clipped) is not a tempo (write beats a minute, 20 to 400)")
             return nil
         }
         if oneWritten && one == nil { return nil }
@@ -372,7 +380,8 @@ private struct ManifestReader {
             shown = "a \(value.typeName)"
         }
         if frames == nil {
-            issue(at, "\(context): '\(key)' = \(shown) is not a time (write \"m:ss\", \"m:ss.s\", \"h:mm:ss\" or seconds)")
+            issue(at,
+                  "\(context): '\(key)' = \(shown) is not a time (write \"m:ss\", \"m:ss.s\", \"h:mm:ss\" or seconds)")
         }
         return frames
     }

@@ -50,13 +50,16 @@ enum ManifestRefusal: Error, Equatable, CustomStringConvertible {
         case .notAFile: "routine.toml is not a regular file"
         case .tooLarge(let size, let limit):
             (size.map { "routine.toml is \(Self.size($0))" } ?? "routine.toml grew while it was read")
-                + "; a routine.toml may be at most \(Self.size(Int64(limit))) (it holds titles, cuts, loops and moves, not media)"
+                + "; a routine.toml may be at most \(Self.size(Int64(limit)))"
+                + " (it holds titles, cuts, loops and moves, not media)"
         }
     }
 
     static func size(_ bytes: Int64) -> String {
         if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
-        if bytes >= 1 << 10 { return bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : String(format: "%.1f KiB", Double(bytes) / 1024) }
+        if bytes >= 1 << 10 {
+            return bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : String(format: "%.1f KiB", Double(bytes) / 1024)
+        }
         return "\(bytes) bytes"
     }
 }

@@ -222,7 +222,8 @@ public struct RoutineBuilder {
         var resolved: [(spec: Manifest.PartSpec, real: String)] = []
         for spec in manifest.parts {
             if let refusal = StickPaths.manifestPathProblem(spec.file) {
-                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)", part: spec.index))
+                issues.append(.init(line: spec.fileLine, message: "part \(spec.index + 1): \(refusal)",
+                                    part: spec.index))
                 continue
             }
             var found = StickPaths.resolve(folder + "/" + spec.file)
@@ -240,7 +241,8 @@ public struct RoutineBuilder {
             }
             guard StickPaths.isInside(real, root: folder) else {
                 issues.append(.init(line: spec.fileLine,
-                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the routine folder; refused",
+                                    message: "part \(spec.index + 1): \"\(spec.file.clipped)\" links outside the "
+                                        + "routine folder; refused",
                                     part: spec.index))
                 continue
             }
@@ -279,20 +281,22 @@ public struct RoutineBuilder {
             var partIssue = false
             if let loop = spec.loop, loop.b > length {
                 issues.append(.init(line: spec.loopLine, message:
-                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part (length \(time(length)); loop times are part-relative)",
+                    "\(name): loop \(time(loop.a))–\(time(loop.b)) lies outside the part "
+                    + "(length \(time(length)); loop times are part-relative)",
                     part: spec.index))
                 partIssue = true
             }
             for (n, named) in spec.loops.enumerated() where named.loop.b > length {
                 issues.append(.init(line: spec.loopsLines.indices.contains(n) ? spec.loopsLines[n] : spec.line, message:
-                    "\(name): loop \"\(named.name.clipped)\" \(time(named.loop.a))–\(time(named.loop.b)) lies outside the part "
-                    + "(length \(time(length)); loop times are part-relative)", part: spec.index))
+                    "\(name): loop \"\(named.name.clipped)\" \(time(named.loop.a))–\(time(named.loop.b)) "
+                    + "lies outside the part (length \(time(length)); loop times are part-relative)", part: spec.index))
                 partIssue = true
             }
             for (m, move) in spec.moves.enumerated() {
                 if let cue = move.cue, cue >= length {
                     issues.append(.init(line: spec.cueLines.indices.contains(m) ? spec.cueLines[m] : spec.line, message:
-                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end (\(time(length)); cue times are part-relative)",
+                        "\(name): move \"\(move.name)\" cue \(time(cue)) is past the part end "
+                        + "(\(time(length)); cue times are part-relative)",
                         part: spec.index))
                     partIssue = true
                 }

@@ -162,7 +162,8 @@ private struct StickWalk {
             }
             if name == "." || name == ".." { continue }
             if seen >= limits.maxEntries {
-                problem(".", "the stick holds more than \(limits.maxEntries) files and folders; the rest is not searched")
+                problem(".",
+                        "the stick holds more than \(limits.maxEntries) files and folders; the rest is not searched")
                 stopped = true
                 break
             }

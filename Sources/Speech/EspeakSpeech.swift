@@ -73,7 +73,8 @@ public struct EspeakSpeech: Equatable, Sendable {
     /// Runs the program; its mono 16-bit samples and their rate.
     func run(_ text: String) throws(SpeechError) -> (samples: [Int16], rate: Int) {
         guard let program = resolved() else {
-            throw SpeechError(text: text, .unavailable("\(executable) not found (install the Debian package espeak-ng)"))
+            throw SpeechError(text: text,
+                              .unavailable("\(executable) not found (install the Debian package espeak-ng)"))
         }
         // "--" so that a text is never taken for an option.
         let args = [program, "-v", voice, "-s", "\(wordsPerMinute)", "--stdout", "--", text]
@@ -92,7 +93,9 @@ public struct EspeakSpeech: Equatable, Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let said = String(decoding: message.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if hung { throw SpeechError(text: text, .failed("\(program) wrote nothing for \(Self.silenceLimit / 1000) s; killed")) }
+        if hung {
+            throw SpeechError(text: text, .failed("\(program) wrote nothing for \(Self.silenceLimit / 1000) s; killed"))
+        }
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let how = status & 0x7f != 0 ? "signal \(status & 0x7f)" : "status \((status >> 8) & 0xff)"
             throw SpeechError(text: text, .failed("\(program) ended with \(how)\(said.isEmpty ? "" : ": \(said)")"))
@@ -102,7 +105,8 @@ public struct EspeakSpeech: Equatable, Sendable {
 
     /// Reads both pipes to their ends (bounded); whether the child went silent too long.
     static func drain(_ out: Int32, _ err: Int32) -> (out: [UInt8], err: [UInt8], hung: Bool) {
-        var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
         var bytes: [[UInt8]] = [[], []]
         var chunk = [UInt8](repeating: 0, count: 65536)
         while fds.contains(where: { $0.fd >= 0 }) {
@@ -122,11 +126,17 @@ public struct EspeakSpeech: Equatable, Sendable {
     /// The samples of a mono 16-bit PCM WAV. espeak-ng streaming to a pipe cannot seek back
     /// to write the sizes, so the data chunk runs to the end whatever its header says.
     static func parseWAV(_ bytes: [UInt8], text: String) throws(SpeechError) -> (samples: [Int16], rate: Int) {
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        func u32(_ at: Int) -> Int {
+            Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func tag(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
-        func bad(_ why: String) -> SpeechError { SpeechError(text: text, .failed("its output is not a mono 16-bit WAV: \(why)")) }
-        guard bytes.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else { throw bad("no RIFF/WAVE header (\(bytes.count) bytes)") }
+        func bad(_ why: String) -> SpeechError {
+            SpeechError(text: text, .failed("its output is not a mono 16-bit WAV: \(why)"))
+        }
+        guard bytes.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else {
+            throw bad("no RIFF/WAVE header (\(bytes.count) bytes)")
+        }
         var at = 12
         var rate = 0
         while at + 8 <= bytes.count {
@@ -138,7 +148,9 @@ public struct EspeakSpeech: Equatable, Sendable {
                 }
                 rate = u32(at + 12)
             } else if id == "data" {
-                guard rate >= 8000, rate <= 192_000 else { throw bad("rate \(rate) Hz, or no fmt chunk before the data") }
+                guard rate >= 8000, rate <= 192_000 else {
+                    throw bad("rate \(rate) Hz, or no fmt chunk before the data")
+                }
                 let data = bytes[(at + 8)...]
                 var samples = [Int16](repeating: 0, count: data.count / 2)
                 var i = data.startIndex
@@ -168,11 +180,13 @@ public enum CountSound {
     /// The longest word kept, in seconds.
     public static let maxSeconds = 1.5
 
-    public static func make(_ samples: [Int16], rate: Int, sampleRate: Int, text: String) throws(SpeechError) -> [Float] {
+    public static func make(_ samples: [Int16], rate: Int, sampleRate: Int,
+                            text: String) throws(SpeechError) -> [Float] {
         var floats = samples.map { Float($0) / 32768 }
         if rate != sampleRate {
             do {
-                floats = try Resampler(inputRate: Double(rate), outputRate: Double(sampleRate), channels: 1).convert(floats)
+                let resampler = try Resampler(inputRate: Double(rate), outputRate: Double(sampleRate), channels: 1)
+                floats = try resampler.convert(floats)
             } catch {
                 throw SpeechError(text: text, .failed("resampling \(rate) Hz to \(sampleRate) Hz: \(error)"))
             }

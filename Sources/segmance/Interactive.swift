@@ -1,11 +1,12 @@
 import CharacterDisplay
 import MonotonicTime
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceEngine
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceAppliance
 import SegmanceTwin
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -7,6 +7,7 @@ import SegmanceLibrary
 import SegmanceLibrary
 import SegmanceStick
 import SegmanceTestSupport
+import StickTransfer
 import Testing
 
 /// The control loop with real descriptors: an input node appearing in a watched folder

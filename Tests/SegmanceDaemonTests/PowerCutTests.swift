@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import SegmanceBoard
 import SegmanceCore
+@testable import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
-@testable import SegmanceDaemon
 
 /// The place survives a power cut: the daemon, playing, is killed with SIGKILL 40 s of audio
 /// into a part; the resume point the library holds is within 30 s of where the music was,

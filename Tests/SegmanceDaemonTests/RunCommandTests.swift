@@ -3,6 +3,7 @@ import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceStick
 import SegmanceTestSupport
+import StickTransfer
 import Testing
 #if canImport(Glibc)
 import Glibc

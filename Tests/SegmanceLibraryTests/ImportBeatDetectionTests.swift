@@ -5,6 +5,7 @@ import SegmanceCore
 import SegmanceStick
 import SegmanceTestSupport
 import SndFile
+@testable import StickTransfer
 import Testing
 #if canImport(Glibc)
 import Glibc

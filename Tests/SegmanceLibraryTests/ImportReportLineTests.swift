@@ -1,6 +1,7 @@
 import SegmanceCore
 @testable import SegmanceLibrary
 import SegmanceStick
+@testable import StickTransfer
 import Testing
 
 /// The import worker's report lines: every event comes back as it went, whatever its

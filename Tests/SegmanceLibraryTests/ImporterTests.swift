@@ -5,6 +5,7 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
 import SndFile
+import StickTransfer
 import Testing
 
 /// Imports of real folders with generated audio into real SQLite libraries.

@@ -3,6 +3,7 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
 import SndFile
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

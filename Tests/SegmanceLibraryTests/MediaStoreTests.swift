@@ -1,4 +1,5 @@
 import Foundation
+import SHA256Hash
 import SegmanceLibrary
 import SegmanceTestSupport
 import Testing

@@ -5,6 +5,7 @@ import SegmanceLibrary
 import SegmanceStick
 import SegmanceTestSupport
 @testable import SegmanceTwin
+import StickTransfer
 import Testing
 
 /// *Save to stick* driven by name (`export DIR`): the routine changed on the box goes to a

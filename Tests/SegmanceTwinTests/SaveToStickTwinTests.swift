@@ -3,8 +3,9 @@ import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import StickTransfer
+import Testing
 
 /// *Save to stick* from the menu: with no stick in, and on a device, where the player may not
 /// write the stick and hands the routines to the mount helper through its spool.

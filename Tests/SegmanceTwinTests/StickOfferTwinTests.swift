@@ -5,6 +5,7 @@ import SegmanceLibrary
 import SegmanceStick
 import SegmanceTestSupport
 @testable import SegmanceTwin
+import StickTransfer
 import Testing
 
 /// What a stick offers is what its import does, and nothing on it is lost or left out

@@ -69,7 +69,9 @@ public struct SHA256: Sendable {
         var tail: [UInt8] = [0x80]
         let padding = (pending.count + 1 + 8 <= 64 ? 64 : 128) - pending.count - 1 - 8
         tail += [UInt8](repeating: 0, count: padding)
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         let block = pending + tail
         block.withUnsafeBytes { compress($0.baseAddress!, blocks: block.count / 64) }
         pending.removeAll()

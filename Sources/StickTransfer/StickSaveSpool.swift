@@ -1,3 +1,5 @@
+import SegmanceLibrary
+
 #if canImport(Glibc)
 import Glibc
 #endif

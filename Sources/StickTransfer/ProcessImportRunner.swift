@@ -1,5 +1,6 @@
 import CLinuxSystem
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 #if canImport(Glibc)
 import Glibc
@@ -248,7 +249,8 @@ public final class ProcessImportRunner: ImportRunner {
             if let title {
                 summary.failed += 1
                 events.append(.routineFailed(title: title, reason: reason))
-                events.append(.problem(StickProblem(path: shown, reason: "routine \"\(title)\" not imported: \(reason)")))
+                let problem = StickProblem(path: shown, reason: "routine \"\(title)\" not imported: \(reason)")
+                events.append(.problem(problem))
             }
             summary.stopped = "stick removed"
         } else {

@@ -1,6 +1,7 @@
 import BeatTracking
 import MonotonicTime
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 import Synchronization
 #if canImport(Glibc)
@@ -141,7 +142,9 @@ public final class Importer: Sendable {
                 for problem in built.problems { report(.problem(problem)) }
                 for note in built.notes { report(.note(note)) }
                 summary.leftOut += built.leftOut
-                guard let routine = try built.routine.map({ try withDetectedBeats($0, decoder: decoder, report: report) }) else {
+                guard let routine = try built.routine.map({
+                    try withDetectedBeats($0, decoder: decoder, report: report)
+                }) else {
                     // Refused (its manifest is wrong): what it put in the store goes again.
                     decoder.abandon()
                     summary.failed += 1
@@ -212,7 +215,8 @@ public final class Importer: Sendable {
                 let found = try detector.detect(stereo: pcm.base + Int(start) * 2, frames: Int(part.length))
                 routine.parts[i].grid = found.grid
             } catch {
-                report(.problem(StickProblem(path: routine.title, reason: "part \"\(part.title)\": no beat detection: \(error)")))
+                let reason = "part \"\(part.title)\": no beat detection: \(error)"
+                report(.problem(StickProblem(path: routine.title, reason: reason)))
             }
         }
         return routine

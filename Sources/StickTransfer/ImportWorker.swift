@@ -1,5 +1,6 @@
 import CLinuxSystem
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import SegmanceLibrary
 import Synchronization
 #if canImport(Glibc)
 import Glibc

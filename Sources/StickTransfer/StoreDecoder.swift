@@ -1,6 +1,7 @@
 import AudioDecoding
 import BeatTracking
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 
 /// One line an import worker writes on its report pipe: an `ImportEvent`, or the file it is

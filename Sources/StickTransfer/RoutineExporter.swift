@@ -1,4 +1,5 @@
 import SegmanceCore
+import SegmanceLibrary
 import SegmanceStick
 #if canImport(Glibc)
 import Glibc

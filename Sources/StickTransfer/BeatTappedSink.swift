@@ -1,5 +1,6 @@
 import AudioDecoding
 import BeatTracking
+import SegmanceLibrary
 
 /// The media writer with beat detection tapped in: every chunk goes to the writer, and the
 /// frames of the excerpt `BeatDetector` would analyse — the middle of the length the file
