@@ -6,10 +6,10 @@ let package = Package(
     products: [
         .executable(name: "segmance", targets: ["segmance"]),
         .executable(name: "segmance-bench", targets: ["SegmanceBench"]),
-        // FFmpeg decoding in a process of its own, started by segmance (SegmanceMedia.FFmpegDecoder).
+        // FFmpeg decoding in a process of its own, started by segmance (FFmpegHelper.FFmpegDecoder).
         .executable(name: "segmance-ffmpeg", targets: ["segmance-ffmpeg"]),
         // For the fuzz targets only (Tests/Fuzz, a package of its own built with -sanitize=fuzzer).
-        .library(name: "SegmanceMedia", targets: ["SegmanceMedia", "SegmanceCore"]),
+        .library(name: "SegmanceStick", targets: ["SegmanceStick", "AudioDecoding", "FFmpegHelper", "SegmanceCore"]),
         .library(name: "FFmpeg", targets: ["FFmpeg"]),
     ],
     dependencies: [
@@ -67,32 +67,51 @@ let package = Package(
         // A TOML parser for untrusted text (a stick's routine.toml): an error, never a trap,
         // on any input; bounded size and nesting. Standard library only.
         .target(name: "TOML"),
-        // Sticks, manifests, decoding and conversion to the output format.
-        .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio", "LinuxSystem",
+        // Audio files decoded into the output format (stereo Int16 at the output rate): the
+        // decoder contract, libsndfile's decoder, the content sniff, the conversion and the mix.
+        .target(name: "AudioDecoding", dependencies: ["SndFile", "Soxr"]),
+        // A program started with posix_spawn, its output and errors piped back.
+        .target(name: "ChildProcess", dependencies: ["LinuxSystem"]),
+        // Decoding in the segmance-ffmpeg helper process: FFmpegDecoder and the helper's pipe.
+        .target(name: "FFmpegHelper", dependencies: ["AudioDecoding", "ChildProcess"]),
+        // Spoken counts: espeak-ng's speech, resampled to the output rate.
+        .target(name: "Speech", dependencies: ["Soxr", "ChildProcess"]),
+        // Beat tracking at import: aubio's beats, one straight grid through them.
+        .target(name: "BeatTracking", dependencies: ["SegmanceCore", "Aubio", "LinuxSystem"]),
+        // The stick: the scan, routine.toml, routines built from folders, the check, the
+        // writer (manifests, WAVs), the demo stick, and the decoder its files go through.
+        .target(name: "SegmanceStick", dependencies: [
+            "SegmanceCore", "TOML", "SndFile", "AudioDecoding", "FFmpegHelper", "LinuxSystem",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
         // Board profiles: which pin, device, bus and display a board uses for each control.
         .target(name: "SegmanceBoard", dependencies: ["SegmanceCore", "SegmanceControls", "TOML"]),
-        // SHA-256's compression with the CPU's SHA instructions (SegmanceLibrary's SHA256).
+        // SHA-256's compression with the CPU's SHA instructions, wrapped by SHA256Hash.
         .target(name: "CSHA256"),
-        // The routine library (SQLite through GRDB), the PCM media store, stick import.
+        .target(name: "SHA256Hash", dependencies: ["CSHA256"]),
+        // The routine library (SQLite through GRDB), the PCM media store, the watchers of
+        // mounts and refusals, the spoken counts' cache.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "LinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceStick", "AudioDecoding", "Speech", "SHA256Hash", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Routines between a stick and the library: the import (in line, on a thread or in the
+        // import-worker process) and the export to a stick.
+        .target(name: "StickTransfer", dependencies: [
+            "SegmanceLibrary", "SegmanceCore", "SegmanceStick", "AudioDecoding", "BeatTracking", "LinuxSystem",
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "LinuxSystem",
+            "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
         .target(name: "SegmanceTwin", dependencies: [
             "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "ALSA", "LinuxSystem",
+            "SegmanceLibrary", "StickTransfer", "ALSA",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
@@ -102,7 +121,7 @@ let package = Package(
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine", "LinuxSystem",
+            "SegmanceEngine", "LinuxSystem", "StickTransfer",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
@@ -112,14 +131,15 @@ let package = Package(
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
         .target(name: "CMallocCounter"),
         .executableTarget(name: "segmance", dependencies: [
-            "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
-            "SegmanceBoard",
+            "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceStick", "AudioDecoding", "SegmanceLibrary",
+            "StickTransfer", "SegmanceDaemon", "SegmanceBoard",
             "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "LinuxSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
-            "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
+            "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceStick",
+            "StickTransfer", "SHA256Hash", "SegmanceEngine",
             "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "LinuxSystem", "RubberBand",
             // The speed benchmark counts the render thread's heap calls (issue 12).
             "CMallocCounter",
@@ -135,38 +155,47 @@ let package = Package(
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "CMallocCounter"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
-        .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),
+        .testTarget(name: "SegmanceMediaTests", dependencies: [
+            "SegmanceStick", "AudioDecoding", "FFmpegHelper", "BeatTracking", "SndFile", "SegmanceTestSupport", "TOML",
+            "Aubio",
+        ]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "SegmanceTestSupport"]),
         // The real `segmance` binary's help texts, walked through every subcommand.
         .testTarget(name: "SegmanceCommandTests"),
         .testTarget(name: "ALSATests", dependencies: ["ALSA"]),
-        .testTarget(name: "GPIODTests", dependencies: ["GPIOD"]),
-        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput"]),
+        .testTarget(name: "GPIODTests", dependencies: ["GPIOD", "SegmanceTestSupport"]),
+        .testTarget(name: "LinuxInputTests", dependencies: ["LinuxInput", "SegmanceTestSupport"]),
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "LinuxSystem",
+            "SegmanceLibrary", "StickTransfer", "SHA256Hash", "SegmanceStick", "AudioDecoding", "BeatTracking",
+            "Speech", "SegmanceCore", "SndFile",
+            "SegmanceTestSupport", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "LinuxSystem", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceLibrary", "StickTransfer", "SegmanceStick", "SegmanceTestSupport", "LinuxSystem",
+            "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "LinuxSystem",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceStick", "ALSA",
+            "LinuxSystem",
             "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [
-            "SegmanceTwin", "SegmanceAppliance", "SegmanceMedia", "SegmanceLibrary", "SndFile", "SegmanceTestSupport",
+            "SegmanceTwin", "SegmanceAppliance", "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer",
+            "SndFile", "SegmanceTestSupport",
             "CharacterDisplay", "LinuxI2C",
         ]),
         // What the system tests compare: captured audio with the twin's, LCD screens with the
         // twin's frames, the daemon's control log placed in the twin. Tested on the host.
         .target(name: "BoxSupport", path: "Tests/BoxSupport"),
         .testTarget(name: "BoxSupportTests", dependencies: [
-            "BoxSupport", "SegmanceTwin", "SegmanceAppliance", "SegmanceLibrary", "SegmanceCore", "SegmanceScreen", "SegmanceTestSupport",
+            "BoxSupport", "SegmanceTwin", "SegmanceAppliance", "SegmanceLibrary", "StickTransfer", "SegmanceCore",
+            "SegmanceScreen", "SegmanceTestSupport",
             "SndFile",
         ]),
         // Real kernel drivers in the board in a box (Tests/System/run.sh); skipped elsewhere.

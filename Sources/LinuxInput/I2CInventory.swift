@@ -1,7 +1,7 @@
 import LinuxSystem
 
-/// An I2C bus exposed by i2c-dev.
-public struct I2CBus: Equatable, Sendable {
+/// An I2C bus adapter exposed by i2c-dev, as listed (`LinuxI2C.I2CBus` is a bus opened to write to).
+public struct I2CAdapter: Equatable, Sendable {
     /// e.g. `/dev/i2c-1`.
     public var path: String
     /// The bus number N of `i2c-N`.
@@ -21,11 +21,11 @@ public enum I2CInventory {
     /// Every `i2c-N` node in `devDirectory`, in number order, named from
     /// `sysDirectory/i2c-N/name`.
     public static func buses(devDirectory: String = "/dev",
-                             sysDirectory: String = "/sys/class/i2c-dev") -> [I2CBus]
+                             sysDirectory: String = "/sys/class/i2c-dev") -> [I2CAdapter]
     {
         Directory(devDirectory).numbered(prefix: "i2c-").map { entry in
-            I2CBus(path: FileSystem.join(devDirectory, entry.name), number: entry.number,
-                   name: FileSystem.readText(FileSystem.join(sysDirectory, entry.name + "/name")))
+            I2CAdapter(path: FileSystem.join(devDirectory, entry.name), number: entry.number,
+                       name: FileSystem.readText(FileSystem.join(sysDirectory, entry.name + "/name")))
         }
     }
 }

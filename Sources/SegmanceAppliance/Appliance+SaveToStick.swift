@@ -1,6 +1,7 @@
 import LinuxSystem
 import SegmanceCore
 import SegmanceLibrary
+import StickTransfer
 
 extension Appliance {
     /// How long the mount helper has to answer a save (a big routine on a slow stick).

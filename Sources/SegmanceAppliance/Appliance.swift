@@ -2,8 +2,10 @@ import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceScreen
+import SegmanceStick
+import Speech
+import StickTransfer
 
 /// The appliance's wiring: one owner of the state that takes events from every source in
 /// order, runs the reducer and carries out its effects. The daemon drives it on a board;
@@ -57,8 +59,6 @@ public final class Appliance {
     /// Parts the render side has been given (loads sent) or moved to (advances reported):
     /// its `PlayedSpan.part` for the part the core is on, once both have caught up.
     private var partsStarted: UInt32 = 0
-    /// A temporary library made for this appliance, deleted with it.
-    private let temporaryLibrary: TemporaryDirectory?
     /// The spoken counts, once loaded: kept as long as the appliance, because the render
     /// side may still hold a pointer into them.
     private var countWords: CountWordStorage?
@@ -99,14 +99,7 @@ public final class Appliance {
         state.display = DisplaySize(columns: configuration.columns, rows: configuration.rows)
         controls = Controls(map: configuration.controlMap)
         self.audio = audio
-        if let library {
-            self.library = library
-            temporaryLibrary = nil
-        } else {
-            let temporary = try TemporaryDirectory("segmance-library")
-            self.library = try Library(directory: temporary.path, sampleRate: configuration.sampleRate)
-            temporaryLibrary = temporary
-        }
+        self.library = try library ?? Library.temporary("segmance-library", sampleRate: configuration.sampleRate)
         guard self.library.sampleRate == configuration.sampleRate else {
             throw LibraryError(directory: self.library.directory, action: "play at \(configuration.sampleRate) Hz",
                                reason: "its audio is stored at \(self.library.sampleRate) Hz")
@@ -256,7 +249,7 @@ public final class Appliance {
             // After the clock moved, so that what the retry tells the core lasts its full time.
             if case .clock(let now) = event, let due = nextSaveRetry, now >= due { retryUnsaved() }
         }
-        for effect in Player.reduce(&state, event) {
+        for effect in Rules.reduce(&state, event) {
             switch effect {
             case .audio(let command, let epoch):
                 perform(command, epoch: epoch)

@@ -1,6 +1,6 @@
 import LinuxSystem
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 import SndFile
 
 /// A big stick, as a teacher's stick looks after a season: 300 routines and 3,000 files, most

@@ -6,6 +6,7 @@ import SegmanceBoard
 import SegmanceCore
 import SegmanceDaemon
 import SegmanceLibrary
+import StickTransfer
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,11 @@
 import ALSA
 import Histogram
 import LinuxSystem
+import SegmanceAppliance
 import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine
-import SegmanceMedia
-import SegmanceAppliance
+import SegmanceStick
 import SndFile
 #if canImport(Glibc)
 import Glibc
@@ -81,7 +81,7 @@ enum EngineBenchmarks {
         appliance.importStick(directory + "/stick")
         // `--speed N`: the part at N % (issue 12), set as the LOOP + encoder chord sets it.
         let speed = Int(option("speed", "100")) ?? 100
-        if speed != 100 { appliance.send(.encoderTurnedHolding(.loop, (speed - 100) / Player.speedStep)) }
+        if speed != 100 { appliance.send(.encoderTurnedHolding(.loop, (speed - 100) / Rules.speedStep)) }
         startEngine(engine)
         let start = monotonicNanoseconds()
 

@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

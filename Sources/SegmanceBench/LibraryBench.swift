@@ -1,11 +1,12 @@
 import Foundation
 import LinuxSystem
+import SHA256Hash
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
-import SegmanceAppliance
 import SegmanceTwin
 import SndFile
+import StickTransfer
 
 func wallSeconds() -> Double {
     Double(monotonicNanoseconds()) / 1e9

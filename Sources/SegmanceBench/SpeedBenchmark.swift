@@ -53,7 +53,7 @@ enum SpeedBenchmark {
             }
         }
         func setSpeed(_ percent: Int) {
-            let detents = (percent - appliance.state.speedPercent) / Player.speedStep
+            let detents = (percent - appliance.state.speedPercent) / Rules.speedStep
             if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
         }
         // The part loops, so it plays for as long as the run lasts.

@@ -1,10 +1,11 @@
 import Foundation
+import SegmanceAppliance
 import SegmanceAudio
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
-import SegmanceAppliance
+import SegmanceStick
 import SegmanceTwin
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,8 +59,8 @@ func twinBenchmarks() {
     do {
         let parts = (0..<8).map { Part(title: "Part \($0)", audio: AudioReference("p\($0)"), length: Int64(60 * rate)) }
         var state = PlayerState(settings: Settings(countdown: 3))
-        _ = Player.reduce(
-            &state, .routinesLoaded([Routine(title: "R", parts: parts), Routine(title: "S", parts: parts)]))
+        _ = Rules.reduce(&state, .routinesLoaded([Routine(title: "R", parts: parts),
+                                                   Routine(title: "S", parts: parts)]))
         let mix: [Event] = [.buttonPressed(.play), .clock(1), .encoderTurned(2), .buttonPressed(.loop),
                             .clock(2), .buttonPressed(.loop), .buttonPressed(.next), .buttonLongPressed(.loop),
             .buttonPressed(.select), .encoderTurned(1), .buttonLongPressed(.select), .buttonPressed(.prev),
@@ -68,10 +69,9 @@ func twinBenchmarks() {
         var effects = 0
         let cpu = measure {
             for r in 0..<rounds {
-                for e in mix { effects &+= Player.reduce(&state, e).count }
-                effects &+=
-                    Player.reduce(&state, .audio(AudioReport(epoch: state.epoch, .position(Int64(r % 1000) * 480))))
-                    .count
+                for e in mix { effects &+= Rules.reduce(&state, e).count }
+                let report = AudioReport(epoch: state.epoch, .position(Int64(r % 1000) * 480))
+                effects &+= Rules.reduce(&state, .audio(report)).count
             }
         }
         let events = Double(rounds * (mix.count + 1))

@@ -119,7 +119,7 @@ public enum LoopSnap: String, CaseIterable, Equatable, Sendable {
 
 /// What an encoder detent moves by while playing.
 public enum TurnUnit: String, CaseIterable, Equatable, Sendable {
-    /// `Player.seekSecondsPerDetent` seconds.
+    /// `Rules.seekSecondsPerDetent` seconds.
     case seconds
     /// One beat (on the beat), when the part has a grid; else seconds.
     case beats

@@ -12,16 +12,16 @@ enum EditMenu {
         }
         guard [.parts, .namePart, .deletePart, .loops, .nameLoop, .addMove].contains(item) else { return nil }
         guard let part = state.part else {
-            Player.hint("No routines", &state)
+            NoticeRules.hint("No routines", &state)
             return []
         }
         switch item {
         case .loops where part.loops.isEmpty:
-            Player.hint("No named loops", &state)
+            NoticeRules.hint("No named loops", &state)
             return []
         case .nameLoop:
             guard case .ab = state.loop else {
-                Player.hint("No A-B loop", &state)
+                NoticeRules.hint("No A-B loop", &state)
                 return []
             }
         default: break
@@ -34,7 +34,8 @@ enum EditMenu {
         default: cursor = 0
         }
         // *Add move* keeps the frame heard at this push: the type is chosen after.
-        state.menu = Menu(page: .choosing(item), cursor: cursor, at: item == .addMove ? Player.here(state) : nil)
+        state.menu = Menu(page: .choosing(item), cursor: cursor,
+                          at: item == .addMove ? TransportRules.here(state) : nil)
         return []
     }
 

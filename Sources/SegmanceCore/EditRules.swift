@@ -7,7 +7,7 @@ public enum EditRules {
 
     static func apply(_ edit: Edit, _ state: inout PlayerState) -> [Effect] {
         guard let r = state.routineIndex, let part = state.part else {
-            Player.hint("No routines", &state)
+            NoticeRules.hint("No routines", &state)
             return []
         }
         let i = state.partIndex
@@ -16,32 +16,32 @@ public enum EditRules {
             return split(&state)
         case .join:
             guard i + 1 < state.routines[r].parts.count else {
-                Player.hint("Last part", &state)
+                NoticeRules.hint("Last part", &state)
                 return []
             }
             guard let joined = joined(part, state.routines[r].parts[i + 1]) else {
-                Player.hint("Not one cut", &state)
+                NoticeRules.hint("Not one cut", &state)
                 return []
             }
             state.routines[r].parts.replaceSubrange(i...(i + 1), with: [joined])
-            return reenter(i, at: state.position, &state) + saved(&state) + Player.resumeEffect(state)
+            return reenter(i, at: state.position, &state) + saved(&state) + TransportRules.resumeEffect(state)
         case .rename(let name):
             state.routines[r].parts[i].title = name
-            return saved(&state) + Player.resumeEffect(state)
+            return saved(&state) + TransportRules.resumeEffect(state)
         case .deletePart:
             guard state.routines[r].parts.count > 1 else {
-                Player.hint("Only part", &state)
+                NoticeRules.hint("Only part", &state)
                 return []
             }
             state.routines[r].parts.remove(at: i)
             let effects = saved(&state)
-            return effects + Player.enterPart(min(i, state.routines[r].parts.count - 1), &state)
+            return effects + NavigationRules.enterPart(min(i, state.routines[r].parts.count - 1), &state)
         case .goToPart(let n):
             guard state.routines[r].parts.indices.contains(n) else { return [] }
-            return Player.enterPart(n, &state)
+            return NavigationRules.enterPart(n, &state)
         case .nameLoop(let name):
             guard case .ab(let loop) = state.loop else {
-                Player.hint("No A-B loop", &state)
+                NoticeRules.hint("No A-B loop", &state)
                 return []
             }
             let named = NamedLoop(name: name, loop: loop)
@@ -50,30 +50,30 @@ public enum EditRules {
             } else {
                 state.routines[r].parts[i].loops.append(named)
             }
-            Player.hint("Loop \(name)", &state)
+            NoticeRules.hint("Loop \(name)", &state)
             return saved(&state)
         case .chooseLoop(let k):
             guard part.loops.indices.contains(k) else {
-                Player.hint("No named loops", &state)
+                NoticeRules.hint("No named loops", &state)
                 return []
             }
-            Player.hint("Loop \(part.loops[k].name)", &state)
-            return Player.armLoop(part.loops[k].loop, &state) + Player.setSavedLoop(part.loops[k].loop, &state)
+            NoticeRules.hint("Loop \(part.loops[k].name)", &state)
+            return LoopRules.armLoop(part.loops[k].loop, &state) + LoopRules.setSavedLoop(part.loops[k].loop, &state)
         case .nextLoop:
             let now = part.loops.firstIndex { $0.loop == part.savedLoop }
             return apply(.chooseLoop(now.map { ($0 + 1) % part.loops.count } ?? 0), &state)
         case .addMove(let type, let at):
-            let cue = min(max(at ?? Player.here(state), 0), max(0, part.length - 1))
+            let cue = min(max(at ?? TransportRules.here(state), 0), max(0, part.length - 1))
             let index = part.moves.firstIndex { ($0.cue ?? -1) > cue } ?? part.moves.count
             state.routines[r].parts[i].moves.insert(Move(type: MoveType(type), name: type, cue: cue), at: index)
-            Player.hint("\(type) added", &state)
+            NoticeRules.hint("\(type) added", &state)
             return saved(&state)
         case .deleteMove:
             guard let m = state.shownMoveIndex else {
-                Player.hint("No moves", &state)
+                NoticeRules.hint("No moves", &state)
                 return []
             }
-            Player.hint("\(part.moves[m].name) deleted", &state)
+            NoticeRules.hint("\(part.moves[m].name) deleted", &state)
             state.routines[r].parts[i].moves.remove(at: m)
             state.moveCursor = nil
             return saved(&state)
@@ -86,10 +86,10 @@ public enum EditRules {
     /// `minimumPieceMilliseconds` is refused. The music plays on in the second piece.
     private static func split(_ state: inout PlayerState) -> [Effect] {
         guard let r = state.routineIndex, let part = state.part else { return [] }
-        let at = Player.snapped(Player.here(state), state)
+        let at = BeatRules.snapped(TransportRules.here(state), state)
         let minimum = minimumPieceMilliseconds * state.sampleRate / 1000
         guard at >= minimum, part.length - at >= minimum else {
-            Player.hint(at < minimum ? "Too near start" : "Too near end", &state)
+            NoticeRules.hint(at < minimum ? "Too near start" : "Too near end", &state)
             return []
         }
         let titles = Set(state.routines[r].parts.map(\.title))
@@ -97,7 +97,7 @@ public enum EditRules {
         let i = state.partIndex
         state.routines[r].parts.replaceSubrange(i...i, with: [left, right])
         // Where the audio side had got to, in the second piece.
-        return reenter(i + 1, at: state.position - at, &state) + saved(&state) + Player.resumeEffect(state)
+        return reenter(i + 1, at: state.position - at, &state) + saved(&state) + TransportRules.resumeEffect(state)
     }
 
     /// `part` cut in two at the part-relative frame `at`: what lies before it stays in the
@@ -175,14 +175,14 @@ public enum EditRules {
         case .playing, .countingDown: running = true
         case .paused, .stopped: running = false
         }
-        var effects = Player.loadPart(index, &state)
+        var effects = NavigationRules.loadPart(index, &state)
         guard let part = state.part else { return effects }
         var p = min(max(position, 0), max(0, part.length - 1))
         if case .ab(let loop) = state.loop, !(loop.a..<loop.b).contains(p) { p = loop.a }
         state.position = p
         if running {
             state.transport = .playing
-            effects.append(.audio(.play(from: p, countdown: 0), epoch: Player.bumpEpoch(&state)))
+            effects.append(.audio(.play(from: p, countdown: 0), epoch: TransportRules.bumpEpoch(&state)))
         }
         return effects
     }
@@ -210,7 +210,7 @@ public enum EditRules {
             title = "New routine \(n)"
             n += 1
         }
-        Player.hint(title, &state)
+        NoticeRules.hint(title, &state)
         return [.persist(.newRoutine(title: title, songs: songs))]
     }
 }

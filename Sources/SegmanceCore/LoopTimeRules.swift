@@ -18,7 +18,7 @@ public enum LoopTimeRules {
     /// The entry's push: the page with both times, the encoder on A. With no A–B loop, a hint.
     static func open(_ state: inout PlayerState) -> [Effect] {
         guard case .ab = state.loop else {
-            Player.hint("No A-B loop", &state)
+            NoticeRules.hint("No A-B loop", &state)
             return []
         }
         state.menu = Menu(page: .loopEnds(.a), cursor: 0)
@@ -33,14 +33,14 @@ public enum LoopTimeRules {
         }
         state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: .abLoop)!)
         guard case .ab(let loop) = state.loop else { return [] }
-        return Player.setSavedLoop(loop, &state)
+        return LoopRules.setSavedLoop(loop, &state)
     }
 
-    /// Detents on A or B: moved, never closer than `Player.minimumLoopMilliseconds` to the
+    /// Detents on A or B: moved, never closer than `Rules.minimumLoopMilliseconds` to the
     /// other end nor out of the part; the audio side gets the new loop at once.
     static func nudge(_ end: Menu.LoopEnd, by detents: Int, _ state: inout PlayerState) -> [Effect] {
         guard case .ab(var loop) = state.loop, let part = state.part, detents != 0 else { return [] }
-        let minimum = Player.minimumLoopMilliseconds * state.sampleRate / 1000
+        let minimum = Rules.minimumLoopMilliseconds * state.sampleRate / 1000
         switch end {
         case .a: loop.a = min(max(step(loop.a, detents, state), 0), loop.b - minimum)
         case .b: loop.b = min(max(step(loop.b, detents, state), loop.a + minimum), part.length)
@@ -54,7 +54,7 @@ public enum LoopTimeRules {
         case .playing, .countingDown:
             break
         }
-        return Player.loopEffects(&state)
+        return LoopRules.loopEffects(&state)
     }
 
     /// `frame` moved by `detents` beats (to the beat that many from the nearest) on a part

@@ -17,11 +17,11 @@ enum MenuRules {
             if item == .oneHere {
                 // An action, not a value: the menu closes on it.
                 state.menu = nil
-                return Player.setOne(&state)
+                return BeatRules.setOne(&state)
             }
             if item == .stickLoop {
                 state.menu = nil
-                return Player.bringBackStickLoop(&state)
+                return LoopRules.bringBackStickLoop(&state)
             }
             if item == .saveToStick {
                 state.menu = nil
@@ -42,7 +42,7 @@ enum MenuRules {
             }
             state.menu = nil
             // Loading the routine's first part silences whatever was sounding.
-            return Player.enterRoutine(menu.cursor, &state)
+            return NavigationRules.enterRoutine(menu.cursor, &state)
         case .editing(let item):
             state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
             // Saved once, when the value is left, not at every detent.
@@ -95,10 +95,10 @@ enum MenuRules {
             return editCountdown(by: detents, &state)
         case .countdownBeforeRepeat:
             state.settings.countdownBeforeRepeat = up
-            return Player.loopEffects(&state)
+            return LoopRules.loopEffects(&state)
         case .atPartEnd:
             state.settings.atPartEnd = up ? .next : .stop
-            return Player.loopEffects(&state)
+            return LoopRules.loopEffects(&state)
         case .volume:
             let volume = clamp(state.settings.volume + detents * Settings.volumeStep, 0, 100)
             guard volume != state.settings.volume else { return [] }
@@ -109,10 +109,10 @@ enum MenuRules {
             return []
         case .loopPause:
             state.settings.loopPause = step(Settings.loopPauseChoices, state.settings.loopPause, detents)
-            return Player.loopEffects(&state)
+            return LoopRules.loopEffects(&state)
         case .loopPasses:
             state.settings.loopPasses = step(Settings.loopPassesChoices, state.settings.loopPasses, detents)
-            return Player.loopEffects(&state)
+            return LoopRules.loopEffects(&state)
         case .lightIdle:
             state.settings.lightIdle = step(Settings.lightIdleChoices, state.settings.lightIdle, detents)
             // The idle time counts from this setting, the last control.
@@ -164,7 +164,7 @@ enum MenuRules {
                 state.settings.countdownBeats = beats[k - seconds.count]
             }
         }
-        return Player.loopEffects(&state)
+        return LoopRules.loopEffects(&state)
     }
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }

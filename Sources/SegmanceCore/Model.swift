@@ -93,7 +93,7 @@ public struct Part: Equatable, Sendable {
         self.savedLoop = savedLoop
         self.stickLoop = stickLoop
         self.grid = grid
-        self.speed = Player.clampSpeed(speed)
+        self.speed = Rules.clampSpeed(speed)
     }
 
     /// What the audio side needs to play this part.

@@ -18,7 +18,7 @@ enum NoticeRules {
     /// menu or the moves view.
     static func arrived(_ notice: Notice, _ state: inout PlayerState) {
         if state.notice == nil, state.noticesHeldUntil == nil, !covers(state) {
-            Player.show(notice, in: &state)
+            show(notice, in: &state)
         } else {
             state.pendingNotices.append(notice)
         }
@@ -31,11 +31,21 @@ enum NoticeRules {
         if let held = state.noticesHeldUntil, state.now >= held { state.noticesHeldUntil = nil }
         guard state.notice == nil, state.noticesHeldUntil == nil, !covers(state),
               !state.pendingNotices.isEmpty else { return }
-        Player.show(state.pendingNotices.removeFirst(), in: &state)
+        show(state.pendingNotices.removeFirst(), in: &state)
     }
 
     /// Whether a notice now would cover something open: the menu, or the moves view.
     static func covers(_ state: PlayerState) -> Bool {
         state.menu != nil || state.view == .moves
+    }
+
+    /// `notice` on the screen now, until its duration is over.
+    static func show(_ notice: Notice, in state: inout PlayerState) {
+        state.notice = ShownNotice(notice: notice, until: state.now + notice.duration)
+    }
+
+    /// A short "you can't do that" line, for `Rules.hintDuration`.
+    static func hint(_ text: String, _ state: inout PlayerState) {
+        show(Notice(.info, [text], duration: Rules.hintDuration), in: &state)
     }
 }

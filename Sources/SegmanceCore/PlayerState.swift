@@ -94,7 +94,7 @@ public struct PlayerState: Equatable, Sendable {
     /// The pass of the loop now playing, from 1: the counter on the screen.
     public var loopPass: Int
     /// Audio played forward (frames) since the resume point was last written; at
-    /// `Player.resumeSaveSeconds` it is written again.
+    /// `Rules.resumeSaveSeconds` it is written again.
     public var unsavedPlay: FramePosition
     /// Whether the backlight is lit (the frame carries it to the display).
     public var backlight: Bool

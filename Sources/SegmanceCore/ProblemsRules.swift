@@ -49,7 +49,7 @@ public enum ProblemsRules {
     /// The entry's push: the first page of the first problem (nothing to show, a hint).
     static func open(_ state: inout PlayerState) -> [Effect] {
         guard !state.problems.isEmpty else {
-            Player.hint("No problems", &state)
+            NoticeRules.hint("No problems", &state)
             return []
         }
         state.problemsUnread = false

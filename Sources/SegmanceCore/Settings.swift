@@ -30,7 +30,7 @@ public struct Settings: Equatable, Sendable {
     public var autoImport: Bool
     /// Seconds of silence before each repeat of a loop (before its count-in, when one is
     /// set); one of `loopPauseChoices`. Seconds, because parts have no beat grid yet: the
-    /// core turns the setting into frames in one place (`Player.loopPauseFrames`), where
+    /// core turns the setting into frames in one place (`LoopRules.loopPauseFrames`), where
     /// a pause in beats will be converted with the part's grid.
     public var loopPause: Int
     /// A loop plays this many passes, then playback stops at its end (back at its start);

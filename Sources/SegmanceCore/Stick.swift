@@ -123,7 +123,8 @@ public struct StickRefusal: Equatable, Sendable {
     public var lines: [String] {
         switch reason {
         case .apfs: return ["Stick is APFS", "Reformat: exFAT"]
-        case .encrypted: return ["Stick encrypted", fileSystem.isEmpty ? "cannot read it" : String(fileSystem.prefix(15))]
+        case .encrypted:
+            return ["Stick encrypted", fileSystem.isEmpty ? "cannot read it" : String(fileSystem.prefix(15))]
         case .unknown: return ["Stick unknown", "Reformat: exFAT"]
         case .unsupported: return ["Stick: \(fileSystem.prefix(8))", "Reformat: exFAT"]
         case .mountFailed: return ["Stick \(fileSystem.prefix(9))", "cannot be read"]

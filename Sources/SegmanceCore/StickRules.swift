@@ -4,7 +4,7 @@ enum StickRules {
     static func inserted(_ offer: StickOffer, _ state: inout PlayerState) -> [Effect] {
         // With nothing to import there is nothing to offer: the performer is told what was looked for.
         guard offer.routines > 0 || offer.refused > 0 else {
-            Player.enqueue(Notice(.problem, noMusic, duration: refusalDuration), &state)
+            NoticeRules.arrived(Notice(.problem, noMusic, duration: refusalDuration), &state)
             return []
         }
         var count = offer.routines == 1 ? "1 routine" : "\(offer.routines) routines"
@@ -13,7 +13,7 @@ enum StickRules {
             // A row of the LCD is 16 cells on 16×2.
             if count.count > 16 { count = "\(offer.routines) ok, \(offer.refused) bad" }
         }
-        Player.enqueue(Notice(offer.refused > 0 ? .problem : .info, ["Stick found", count]), &state)
+        NoticeRules.arrived(Notice(offer.refused > 0 ? .problem : .info, ["Stick found", count]), &state)
         guard offer.routines > 0 else { return [] }
         // One import at a time.
         guard state.importing == nil else { return [] }
@@ -45,14 +45,14 @@ enum StickRules {
             if state.importing != nil { effects.append(.cancelImport) }
             state.stick = nil
         }
-        Player.enqueue(Notice(.info, ["Stick removed"], duration: 1_500_000_000), &state)
+        NoticeRules.arrived(Notice(.info, ["Stick removed"], duration: 1_500_000_000), &state)
         return effects
     }
 
     /// A stick that cannot be read is named, long enough to be read from across the room;
     /// nothing is offered.
     static func refused(_ refusal: StickRefusal, _ state: inout PlayerState) -> [Effect] {
-        Player.enqueue(Notice(.problem, refusal.lines, duration: refusalDuration), &state)
+        NoticeRules.arrived(Notice(.problem, refusal.lines, duration: refusalDuration), &state)
         ProblemsRules.found(FileProblem(file: refusal.device, reason: refusal.message), &state)
         return []
     }
@@ -67,8 +67,8 @@ enum StickRules {
     static func finished(_ summary: ImportSummary, _ state: inout PlayerState) -> [Effect] {
         state.importing = nil
         state.stick = nil
-        Player.enqueue(Notice(summary.hasProblems ? .problem : .info, summary.lines), &state)
-        if let problems = ProblemsRules.summary(state) { Player.enqueue(problems, &state) }
+        NoticeRules.arrived(Notice(summary.hasProblems ? .problem : .info, summary.lines), &state)
+        if let problems = ProblemsRules.summary(state) { NoticeRules.arrived(problems, &state) }
         return []
     }
 }

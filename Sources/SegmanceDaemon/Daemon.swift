@@ -1,12 +1,13 @@
 import CharacterDisplay
 import Glibc
 import LinuxSystem
+import SegmanceAppliance
+import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceAppliance
-import SegmanceAudio
+import StickTransfer
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,

@@ -19,7 +19,8 @@ extension Library {
             return try partId(db, routine: routine, part: part, title: title)
                 .map { .stick(routineId: $0.0, partId: $0.1) }
         }
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM boxPart WHERE routineId = ? AND position = ? AND title = ?",
+        let id = try Int64.fetchOne(db,
+                                    sql: "SELECT id FROM boxPart WHERE routineId = ? AND position = ? AND title = ?",
                                     arguments: [routineId, part, title])
             ?? Int64.fetchOne(db, sql: "SELECT id FROM boxPart WHERE routineId = ? AND title = ? ORDER BY position",
                               arguments: [routineId, title])
@@ -49,7 +50,8 @@ extension Library {
                                  part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed])
             let id = db.lastInsertedRowID
             for (m, move) in part.moves.enumerated() {
-                try db.execute(sql: "INSERT INTO boxMove (boxPartId, position, type, name, note, cue) VALUES (?, ?, ?, ?, ?, ?)",
+                try db.execute(sql: "INSERT INTO boxMove (boxPartId, position, type, name, note, cue) "
+                                   + "VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [id, m, move.type.name, move.name, move.note, move.cue])
             }
             for (l, named) in part.loops.enumerated() {
@@ -78,10 +80,12 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT l.* FROM boxLoop l JOIN boxPart bp ON bp.id = l.boxPartId\(filter) ORDER BY l.boxPartId, l.position
             """) {
-            loops[row["boxPartId"], default: []].append(NamedLoop(name: row["name"], loop: ABLoop(a: row["a"], b: row["b"])))
+            let loop = NamedLoop(name: row["name"], loop: ABLoop(a: row["a"], b: row["b"]))
+            loops[row["boxPartId"], default: []].append(loop)
         }
         var parts: [Int64: [Part]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT bp.* FROM boxPart bp\(filter) ORDER BY bp.routineId, bp.position") {
+        let rows = try Row.fetchAll(db, sql: "SELECT bp.* FROM boxPart bp\(filter) ORDER BY bp.routineId, bp.position")
+        for row in rows {
             let start: Int64 = row["start"], length: Int64 = row["length"]
             let stick = loop(row["stickA"], row["stickB"])
             var grid: BeatGrid?
@@ -92,7 +96,8 @@ extension Library {
             let loopSet: Bool = row["loopSet"]
             var part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
-                            moves: moves[row["id"]] ?? [], savedLoop: loopSet ? loop(row["loopA"], row["loopB"]) : stick,
+                            moves: moves[row["id"]] ?? [],
+                            savedLoop: loopSet ? loop(row["loopA"], row["loopB"]) : stick,
                             grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"])
             part.loops = loops[row["id"]] ?? []
             parts[row["routineId"], default: []].append(part)

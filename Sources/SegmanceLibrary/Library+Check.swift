@@ -51,7 +51,9 @@ extension Library {
         let (integrity, foreignKeys, media, routines) = try read("check the database") { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
              try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { "\($0)" },
-             try Row.fetchAll(db, sql: "SELECT hash, frames FROM media").map { (hash: $0["hash"] as String, frames: $0["frames"] as Int64) },
+             try Row.fetchAll(db, sql: "SELECT hash, frames FROM media").map {
+                 (hash: $0["hash"] as String, frames: $0["frames"] as Int64)
+             },
              try Self.storedRoutines(db))
         }
         if integrity != ["ok"] { problems += integrity.map { "integrity_check: \($0)" } }

@@ -2,9 +2,14 @@ import GRDB
 import SegmanceCore
 
 /// A media file made durable in the store for an import.
-struct StoredMedia: Equatable, Sendable {
-    var hash: String
-    var frames: Int64
+package struct StoredMedia: Equatable, Sendable {
+    package var hash: String
+    package var frames: Int64
+
+    package init(hash: String, frames: Int64) {
+        self.hash = hash
+        self.frames = frames
+    }
 }
 
 /// What committing one routine did.
@@ -16,7 +21,7 @@ public enum ImportOutcome: String, Equatable, Sendable {
 
 extension Library {
     /// The media named `hash`, if the library holds it (row and file).
-    func media(named hash: String) throws -> StoredMedia? {
+    package func media(named hash: String) throws -> StoredMedia? {
         let found = try read("look up media \(hash)") { db -> StoredMedia? in
             try Int64.fetchOne(db, sql: "SELECT frames FROM media WHERE hash = ?", arguments: [hash])
                 .map { StoredMedia(hash: hash, frames: $0) }
@@ -27,7 +32,7 @@ extension Library {
     }
 
     /// Takes the writer lock for an import (waiting when `wait`); nil when held elsewhere.
-    func lockForWriting(wait: Bool) throws -> LibraryLock? {
+    package func lockForWriting(wait: Bool) throws -> LibraryLock? {
         do {
             return try LibraryLock(directory: directory, wait: wait)
         } catch {
@@ -44,7 +49,7 @@ extension Library {
     /// nothing. Media no longer used is deleted after the commit. `namedByStick`: the title
     /// is the stick's label (loose songs at its root), which names no routine in particular.
     /// Call with the writer lock held.
-    func commit(_ routine: Routine, media: [StoredMedia], sourcePath: String,
+    package func commit(_ routine: Routine, media: [StoredMedia], sourcePath: String,
                 namedByStick: Bool = false) throws -> (outcome: ImportOutcome, title: String) {
         var routine = routine
         let (outcome, unused) = try write("save routine \"\(routine.title)\"") { db -> (ImportOutcome, [String]) in
@@ -54,7 +59,8 @@ extension Library {
             let old = place.same
             if let old, old["digest"] == digest { return (.unchanged, []) }
             for m in media {
-                try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)", arguments: [m.hash, m.frames])
+                try db.execute(sql: "INSERT OR IGNORE INTO media (hash, frames) VALUES (?, ?)",
+                               arguments: [m.hash, m.frames])
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
             var learnedOne: [String: Int64] = [:]
@@ -71,7 +77,8 @@ extension Library {
                     FROM part p LEFT JOIN savedLoop s ON s.partId = p.id LEFT JOIN savedOne o ON o.partId = p.id
                     WHERE p.routineId = ? ORDER BY p.position
                     """, arguments: [routineId]) {
-                    let cut: Range<Int64>? = row["isCut"] ? (row["start"] as Int64)..<(row["start"] + row["length"]) : nil
+                    let start: Int64 = row["start"]
+                    let cut: Range<Int64>? = row["isCut"] ? start..<(start + row["length"]) : nil
                     let key = keys.next(row["title"], cut: cut)
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
@@ -83,7 +90,8 @@ extension Library {
                     """, arguments: [routineId]) {
                     if let key = keyOfPart[row["id"]] { learnedSpeed[key] = row["speed"] }
                 }
-                if let row = try Row.fetchOne(db, sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
+                if let row = try Row.fetchOne(db,
+                                              sql: "SELECT partId, position FROM resume WHERE id = 1 AND routineId = ?",
                                               arguments: [routineId]),
                    let partId: Int64 = row["partId"], let key = keyOfPart[partId] {
                     resume = (key, row["position"])
@@ -94,8 +102,10 @@ extension Library {
                     let aside = Routine(title: try Self.freeTitle(db, routine.title + " (box)"),
                                         subtitle: routine.subtitle, parts: made)
                     let asideId = try Self.insertRoutine(db, aside, sourcePath: "")
-                    try db.execute(sql: "UPDATE boxPart SET routineId = ? WHERE routineId = ?", arguments: [asideId, routineId])
-                    try db.execute(sql: "UPDATE resume SET boxPartId = NULL, position = 0 WHERE id = 1 AND routineId = ?",
+                    try db.execute(sql: "UPDATE boxPart SET routineId = ? WHERE routineId = ?",
+                                   arguments: [asideId, routineId])
+                    try db.execute(sql: "UPDATE resume SET boxPartId = NULL, position = 0 "
+                                       + "WHERE id = 1 AND routineId = ?",
                                    arguments: [routineId])
                 }
                 try db.execute(sql: "DELETE FROM part WHERE routineId = ?", arguments: [routineId])
@@ -107,8 +117,10 @@ extension Library {
                                arguments: [routineId])
             } else {
                 try db.execute(sql: """
-                    INSERT INTO routine (title, subtitle, countdown, digest, sourcePath, short) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath, routine.short])
+                    INSERT INTO routine (title, subtitle, countdown, digest, sourcePath, short)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [routine.title, routine.subtitle, routine.countdown, digest, sourcePath,
+                                    routine.short])
                 routineId = db.lastInsertedRowID
             }
             var keys = PartKeys()
@@ -116,10 +128,12 @@ extension Library {
                 let partId = try Self.insertPart(db, part, routineId: routineId, position: position)
                 let key = keys.next(part.title, cut: part.range)
                 if let speed = learnedSpeed[key] {
-                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)", arguments: [partId, speed])
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
+                                   arguments: [partId, speed])
                 } else if part.speed != 100 {
                     // The manifest's starting speed; the device's changes replace it (Persist.partSpeed).
-                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 0)", arguments: [partId, part.speed])
+                    try db.execute(sql: "INSERT INTO partSpeed (partId, speed, learned) VALUES (?, ?, 0)",
+                                   arguments: [partId, part.speed])
                 }
                 if let loop = learned[key], (loop.b ?? 0) <= part.length {
                     try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",

@@ -1,7 +1,7 @@
+import Foundation
 import LinuxSystem
 import GRDB
 import SegmanceCore
-import SegmanceMedia
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,16 +43,42 @@ public final class Library: Sendable {
     public let sampleRate: Int
     public let store: MediaStore
     let pool: DatabasePool
+    /// The folder goes with the library (`temporary`).
+    private let removesDirectory: Bool
 
     public var databasePath: String { directory + "/library.sqlite" }
 
     /// Opens the library in `directory`, creating it when missing, and brings the schema up
     /// to date. With `recover`, removes what an interrupted import left behind (temporary
     /// files, media no row refers to) — unless an import holds the lock right now.
-    public init(directory: String, sampleRate: Int = 48_000, recover: Bool = true,
-                reserve: Int64 = MediaStore.defaultReserve) throws {
+    public convenience init(directory: String, sampleRate: Int = 48_000, recover: Bool = true,
+                            reserve: Int64 = MediaStore.defaultReserve) throws {
+        try self.init(directory: directory, sampleRate: sampleRate, recover: recover, reserve: reserve,
+                      removesDirectory: false)
+    }
+
+    /// A library in a fresh folder under the temporary directory, removed with everything in
+    /// it when the library goes: the simulator's and the twin's when no library is named.
+    public static func temporary(_ label: String, sampleRate: Int = 48_000) throws -> Library {
+        var template = Array((NSTemporaryDirectory() + "\(label)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw LibraryError(directory: NSTemporaryDirectory(), action: "create a temporary library",
+                               error: SystemError("mkdtemp", path: NSTemporaryDirectory()))
+        }
+        let directory = String(cString: made)
+        do {
+            return try Library(directory: directory, sampleRate: sampleRate, recover: true,
+                               reserve: MediaStore.defaultReserve, removesDirectory: true)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private init(directory: String, sampleRate: Int, recover: Bool, reserve: Int64, removesDirectory: Bool) throws {
         self.directory = directory
         self.sampleRate = sampleRate
+        self.removesDirectory = removesDirectory
         func fail(_ action: String, _ error: any Error) -> LibraryError {
             LibraryError(directory: directory, action: action, reason: "\(error)")
         }
@@ -93,9 +119,14 @@ public final class Library: Sendable {
         }
         guard stored == sampleRate else {
             throw LibraryError(directory: directory, action: "open it at \(sampleRate) Hz",
-                               reason: "its audio is stored at \(stored) Hz (import the routines again into a new library)")
+                               reason: "its audio is stored at \(stored) Hz "
+                                   + "(import the routines again into a new library)")
         }
         if recover { _ = try sweep(wait: false) }
+    }
+
+    deinit {
+        if removesDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     // MARK: - Reading
@@ -158,11 +189,13 @@ public final class Library: Sendable {
                 switch try Self.partRow(db, routine: point.routine, part: point.part, title: point.partTitle) {
                 case .stick(let routineId, let partId):
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, ?, ?, NULL)
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId)
+                        VALUES (1, ?, ?, ?, NULL)
                         """, arguments: [routineId, partId, point.position])
                 case .box(let routineId, let boxPartId):
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId) VALUES (1, ?, NULL, ?, ?)
+                        INSERT OR REPLACE INTO resume (id, routineId, partId, position, boxPartId)
+                        VALUES (1, ?, NULL, ?, ?)
                         """, arguments: [routineId, point.position, boxPartId])
                 case nil: return false
                 }
@@ -193,9 +226,10 @@ public final class Library: Sendable {
                 switch try Self.partRow(db, routine: routine, part: part, title: title) {
                 case .stick(_, let partId):
                     try db.execute(sql: "INSERT OR REPLACE INTO partSpeed (partId, speed, learned) VALUES (?, ?, 1)",
-                                   arguments: [partId, Player.clampSpeed(speed)])
+                                   arguments: [partId, Rules.clampSpeed(speed)])
                 case .box(_, let id):
-                    try db.execute(sql: "UPDATE boxPart SET speed = ? WHERE id = ?", arguments: [Player.clampSpeed(speed), id])
+                    try db.execute(sql: "UPDATE boxPart SET speed = ? WHERE id = ?",
+                                   arguments: [Rules.clampSpeed(speed), id])
                 case nil: return false
                 }
                 return true
@@ -298,7 +332,8 @@ public final class Library: Sendable {
     static func partId(_ db: Database, routine: String, part: Int, title: String) throws -> (Int64, Int64)? {
         guard let routineId = try Int64.fetchOne(db, sql: "SELECT id FROM routine WHERE title = ?",
                                                  arguments: [routine]) else { return nil }
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND position = ? AND title = ?",
+        if let id = try Int64.fetchOne(db,
+                                       sql: "SELECT id FROM part WHERE routineId = ? AND position = ? AND title = ?",
                                        arguments: [routineId, part, title])
             ?? Int64.fetchOne(db, sql: "SELECT id FROM part WHERE routineId = ? AND title = ? ORDER BY position",
                               arguments: [routineId, title]) {
@@ -331,7 +366,9 @@ public final class Library: Sendable {
         if let v = values["loopPause"].flatMap(Int.init), Settings.loopPauseChoices.contains(v) { s.loopPause = v }
         if let v = values["loopPasses"].flatMap(Int.init), Settings.loopPassesChoices.contains(v) { s.loopPasses = v }
         if let v = values["lightIdle"].flatMap(Int.init), Settings.lightIdleChoices.contains(v) { s.lightIdle = v }
-        if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) { s.countdownBeats = v }
+        if let v = values["countdownBeats"].flatMap(Int.init), Settings.countInBeatChoices.contains(v) {
+            s.countdownBeats = v
+        }
         if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
         if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
         if let v = values["countVoice"].flatMap(CountVoice.init(rawValue:)) { s.countVoice = v }

@@ -6,7 +6,7 @@ import Glibc
 /// The library's writer lock (`flock` on `import.lock`): one import or removal at a time,
 /// across processes (the daemon and `segmance import` over ssh). The kernel drops it when
 /// its holder dies, so a killed importer never leaves the library locked.
-final class LibraryLock {
+package final class LibraryLock {
     private let fd: Int32
 
     /// Takes the lock, waiting for it when `wait`; nil when it is held elsewhere and not `wait`.

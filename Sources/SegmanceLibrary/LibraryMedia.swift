@@ -27,7 +27,8 @@ public final class LibraryMedia {
         }
         guard part.start >= 0, part.length > 0, part.start + part.length <= media.frames else {
             throw LibraryError(directory: library.directory, action: "play \(hash)",
-                               reason: "frames \(part.start)..<\(part.start + part.length) are outside its \(media.frames)")
+                               reason: "frames \(part.start)..<\(part.start + part.length) "
+                                   + "are outside its \(media.frames)")
         }
         return PlaybackResidency.Segment(media: media, start: part.start, length: part.length)
     }

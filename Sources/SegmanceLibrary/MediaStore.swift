@@ -1,8 +1,9 @@
+import AudioDecoding
 import LinuxSystem
+import SHA256Hash
 #if canImport(Glibc)
 import Glibc
 #endif
-import SegmanceMedia
 
 /// The library's PCM files: raw interleaved stereo Int16 (little-endian) at the library's
 /// rate, one file per decoded source, named by a content hash (`<hex>.pcm`, see `MediaKey`).
@@ -134,7 +135,8 @@ public final class MediaWriter: PCMSink {
             var fs = statvfs()
             if fstatvfs(fd, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) < store.reserve + Int64(bytes.count) {
                 var full = SystemError("write", path: temporaryPath, code: ENOSPC)
-                full.note = "No space left on device (the last \(store.reserve >> 20) MB are kept for the library's saves)"
+                full.note = "No space left on device "
+                    + "(the last \(store.reserve >> 20) MB are kept for the library's saves)"
                 throw full
             }
         }

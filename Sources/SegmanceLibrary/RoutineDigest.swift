@@ -1,3 +1,4 @@
+import SHA256Hash
 import SegmanceCore
 
 /// A fingerprint of a routine as imported: title, subtitle, countdown, and every part's

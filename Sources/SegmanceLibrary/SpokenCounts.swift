@@ -1,5 +1,6 @@
 import LinuxSystem
-import SegmanceMedia
+import SHA256Hash
+import Speech
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -143,7 +144,9 @@ public struct SpokenCounts: Sendable {
             if n < 0 { throw SpokenCountError(path: path, .corrupt("read: \(SystemError.text(errno))")) }
             if n == 0 { break }
             bytes += chunk[0..<n]
-            if bytes.count > Self.maxFileBytes { throw SpokenCountError(path: path, .corrupt("over \(Self.maxFileBytes) bytes")) }
+            if bytes.count > Self.maxFileBytes {
+                throw SpokenCountError(path: path, .corrupt("over \(Self.maxFileBytes) bytes"))
+            }
         }
         return try decode(bytes, text: text, path: path)
     }
@@ -155,12 +158,18 @@ public struct SpokenCounts: Sendable {
         }
         let key = key(text)
         let header = Self.magic.count + 16 + key.count + 32
-        guard bytes.count >= header, Array(bytes[0..<8]) == Self.magic else { throw bad("no header (\(bytes.count) bytes)") }
+        guard bytes.count >= header, Array(bytes[0..<8]) == Self.magic else {
+            throw bad("no header (\(bytes.count) bytes)")
+        }
         guard u32(8) == Self.version else { throw bad("version \(u32(8)), not \(Self.version)") }
         guard u32(12) == sampleRate else { throw bad("\(u32(12)) Hz, not \(sampleRate)") }
         let frames = u32(16)
-        guard u32(20) == key.count, Array(bytes[24..<(24 + key.count)]) == key else { throw bad("not the word \"\(text)\" of \(speech.identity)") }
-        guard frames >= 1, frames <= Int(CountSound.maxSeconds * Double(sampleRate)) else { throw bad("\(frames) frames") }
+        guard u32(20) == key.count, Array(bytes[24..<(24 + key.count)]) == key else {
+            throw bad("not the word \"\(text)\" of \(speech.identity)")
+        }
+        guard frames >= 1, frames <= Int(CountSound.maxSeconds * Double(sampleRate)) else {
+            throw bad("\(frames) frames")
+        }
         guard bytes.count == header + frames * 4 else { throw bad("\(bytes.count) bytes for \(frames) frames") }
         let digestAt = 24 + key.count
         let payload = bytes[(digestAt + 32)...]
@@ -170,7 +179,8 @@ public struct SpokenCounts: Sendable {
         var sound = [Float](repeating: 0, count: frames)
         var i = payload.startIndex
         for k in 0..<frames {
-            let bits = UInt32(payload[i]) | UInt32(payload[i + 1]) << 8 | UInt32(payload[i + 2]) << 16 | UInt32(payload[i + 3]) << 24
+            let bits = UInt32(payload[i]) | UInt32(payload[i + 1]) << 8 | UInt32(payload[i + 2]) << 16
+                | UInt32(payload[i + 3]) << 24
             let x = Float(bitPattern: bits)
             guard x.isFinite, abs(x) <= 1 else { throw bad("sample \(k) is \(x)") }
             sound[k] = x

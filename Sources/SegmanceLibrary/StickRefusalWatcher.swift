@@ -23,7 +23,8 @@ public final class StickRefusalWatcher {
     private var directoryWatch: Int32 = -1
     private var known: [String: StickRefusal] = [:]
 
-    private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
+    private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF
+                                       | IN_MOVE_SELF)
     private static let parentEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
 
     public init(directory: String) throws(SystemError) {
@@ -55,7 +56,8 @@ public final class StickRefusalWatcher {
         if directoryWatch < 0 { watchDirectory() }
         var now: [String: StickRefusal] = [:]
         for name in (try? Directory(directory).names()) ?? [] where !name.hasPrefix(".") {
-            guard let text = Self.contents(of: directory + "/" + name), let refusal = Self.parse(text, device: name) else { continue }
+            guard let text = Self.contents(of: directory + "/" + name),
+                  let refusal = Self.parse(text, device: name) else { continue }
             now[name] = refusal
         }
         let appeared = now.filter { known[$0.key] != $0.value }.sorted { $0.key < $1.key }.map(\.value)
@@ -97,7 +99,7 @@ public final class StickRefusalWatcher {
         directoryWatch = inotify_add_watch(fileDescriptor, directory, Self.events | UInt32(IN_ONLYDIR))
     }
 
-    static func contents(of path: String) -> String? {
+    package static func contents(of path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

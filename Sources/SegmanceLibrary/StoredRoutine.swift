@@ -1,6 +1,6 @@
 import GRDB
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 
 /// A routine as the library holds it: what plays (with loops learned on the device in
 /// force), what was imported, and the bookkeeping around it.
@@ -90,7 +90,8 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT l.* FROM partLoop l JOIN part p ON p.id = l.partId\(routineFilter) ORDER BY l.partId, l.position
             """) {
-            loops[row["partId"], default: []].append(NamedLoop(name: row["name"], loop: ABLoop(a: row["a"], b: row["b"])))
+            let loop = NamedLoop(name: row["name"], loop: ABLoop(a: row["a"], b: row["b"]))
+            loops[row["partId"], default: []].append(loop)
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
@@ -130,7 +131,8 @@ extension Library {
     }
 
     private static func grid(_ beatFrames: Double?, _ one: Int64?, _ origin: String?) -> BeatGrid? {
-        guard let beatFrames, beatFrames > 0, let one, let origin = origin.flatMap(BeatGrid.Origin.init(rawValue:)) else {
+        guard let beatFrames, beatFrames > 0, let one,
+              let origin = origin.flatMap(BeatGrid.Origin.init(rawValue:)) else {
             return nil
         }
         return BeatGrid(beatFrames: beatFrames, one: one, origin: origin)

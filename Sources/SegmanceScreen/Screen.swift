@@ -10,7 +10,7 @@ public enum Screen {
         var f = Frame(columns: columns, rows: rows, rom: rom)
         let now = state.now
         f.backlight = state.backlight
-        if state.backlight, let dim = Player.lightDimsAt(state) { f.expire(at: dim) }
+        if state.backlight, let dim = Rules.lightDimsAt(state) { f.expire(at: dim) }
         if let shown = state.notice, now < shown.until {
             notice(shown.notice, state, into: &f, now: now)
             f.expire(at: shown.until)
@@ -61,8 +61,8 @@ public enum Screen {
         // "0:12/0:32" on every part; on 20 columns a progress bar between the two. On a part
         // with a beat, where in the eights the music is ("E3 B5": eight 3, beat 5).
         let place = eightsPlace(state)
-        let position = Clock.minutesSeconds(state.position, sampleRate: state.sampleRate)
-        let length = Clock.minutesSeconds(part.length, sampleRate: state.sampleRate)
+        let position = TimeText.minutesSeconds(state.position, sampleRate: state.sampleRate)
+        let length = TimeText.minutesSeconds(part.length, sampleRate: state.sampleRate)
         if f.rows >= 4, let until = state.loopTimesShownUntil, now < until, let times = loopTimes(state, f.columns) {
             f.line(times, row: 2, now: now)
             f.expire(at: until)
@@ -237,7 +237,7 @@ public enum Screen {
             f.put(head, row: row)
             f.scroll(f.bytes(move.name), width: f.columns - head.count, row: row, column: head.count, now: now)
             // The cue first, when it has one: the encoder push plays from there.
-            let cue = move.cue.map { Clock.minutesSeconds($0, sampleRate: state.sampleRate) + " " } ?? ""
+            let cue = move.cue.map { TimeText.minutesSeconds($0, sampleRate: state.sampleRate) + " " } ?? ""
             let detail = move.note.isEmpty ? move.type.name : "\(move.type.name): \(move.note)"
             f.line(cue + detail, row: row + 1, now: now)
         }
@@ -299,7 +299,8 @@ public enum Screen {
         for (r, (name, frame)) in [(Menu.LoopEnd.a, loop.a), (.b, loop.b)].enumerated() {
             let mark = name == end ? ">" : " "
             let label = name == .a ? "A" : "B"
-            f.put(LCDText.bytes("\(mark)\(label) \(Clock.tenths(frame, sampleRate: state.sampleRate))"), row: top + r)
+            let time = TimeText.tenths(frame, sampleRate: state.sampleRate)
+            f.put(LCDText.bytes("\(mark)\(label) \(time)"), row: top + r)
         }
         f.put(unit, row: top + (end == .a ? 0 : 1), column: max(0, f.columns - unit.count))
     }
@@ -309,9 +310,9 @@ public enum Screen {
     static func loopTimes(_ state: PlayerState, _ columns: Int) -> String? {
         let rate = state.sampleRate
         switch state.loop {
-        case .markedA(let a): return "A \(Clock.tenths(a, sampleRate: rate))"
+        case .markedA(let a): return "A \(TimeText.tenths(a, sampleRate: rate))"
         case .ab(let loop):
-            let a = Clock.tenths(loop.a, sampleRate: rate), b = Clock.tenths(loop.b, sampleRate: rate)
+            let a = TimeText.tenths(loop.a, sampleRate: rate), b = TimeText.tenths(loop.b, sampleRate: rate)
             let spaced = "A \(a)  B \(b)"
             return spaced.count <= columns ? spaced : "A\(a)  B\(b)"
         case .off, .part: return nil
@@ -375,7 +376,7 @@ public enum Screen {
             }
         case .turnBy:
             switch s.turnBy {
-            case .seconds: return "\(Player.seekSecondsPerDetent) s"
+            case .seconds: return "\(Rules.seekSecondsPerDetent) s"
             case .beats: return "Beat"
             case .eights: return "Eight"
             }

@@ -1,5 +1,6 @@
 import SegmanceAppliance
 import SegmanceLibrary
+import StickTransfer
 
 extension Appliance {
     /// An appliance whose audio side is the twin's direct renderer (`TwinAudio`), playing

@@ -120,7 +120,7 @@ public struct Scenario: Equatable, Sendable {
                 action = .chord(b, n)
             case "speed":
                 guard args.count == 1, let n = Int(args[0].hasSuffix("%") ? String(args[0].dropLast()) : args[0]),
-                      Player.speedRange.contains(n), n % Player.speedStep == 0
+                      Rules.speedRange.contains(n), n % Rules.speedStep == 0
                 else { throw fail("speed needs a percent from 50 to 150 in steps of 5, e.g. 'speed 75'") }
                 action = .speed(n)
             case "latency":

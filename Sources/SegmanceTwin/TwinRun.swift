@@ -3,7 +3,6 @@ import SegmanceAudio
 import SegmanceControls
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 
 /// Runs the appliance in virtual time: the scenario's inputs at their exact times, the
 /// audio rendered period by period, every frame logged. Faster than real time and
@@ -104,7 +103,7 @@ public struct TwinRun {
                     appliance.removeStick()
                 case .speed(let n):
                     appliance.advance(to: item.time)
-                    let detents = (n - appliance.state.speedPercent) / Player.speedStep
+                    let detents = (n - appliance.state.speedPercent) / Rules.speedStep
                     if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 case .latency(let n):
                     twin.latencyFrames = Int64(n)

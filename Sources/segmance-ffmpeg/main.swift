@@ -1,5 +1,5 @@
 // segmance-ffmpeg KIND FILE: decodes the first audio stream of FILE with FFmpeg's libraries
-// for `segmance` (SegmanceMedia's FFmpegDecoder), in a process of its own, so that
+// for `segmance` (FFmpegHelper's FFmpegDecoder), in a process of its own, so that
 //   - `segmance` and the daemon do not load libavcodec and the ~120 libraries it pulls in
 //     (start-up time and resident memory stay theirs), and
 //   - a file that makes FFmpeg crash, loop or swell ends this process (bounded by the
@@ -8,7 +8,7 @@
 // Standard output: once the first frame is decoded, a 24-byte header — "SGF1", channels
 // (UInt32 LE), sample rate (UInt32 LE), frames the header announces (Int64 LE, 0 unknown),
 // 4 bytes reserved — then interleaved 32-bit float frames until the end.
-// Standard error, at the end: tab-separated lines (see FFmpegHelperReport in SegmanceMedia).
+// Standard error, at the end: tab-separated lines (see FFmpegDecoder.judge in FFmpegHelper).
 import FFmpeg
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SegmanceMedia
+import SegmanceStick
 
 struct DemoStick: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +10,7 @@ struct DemoStick: ParsableCommand {
     var directory: String
 
     func run() throws {
-        try SegmanceMedia.DemoStick.write(to: directory)
+        try SegmanceStick.DemoStick.write(to: directory)
         print("Wrote a demo stick to \(directory)")
     }
 }

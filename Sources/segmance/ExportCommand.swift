@@ -1,5 +1,6 @@
 import ArgumentParser
 import SegmanceLibrary
+import StickTransfer
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(

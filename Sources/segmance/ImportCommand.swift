@@ -1,6 +1,7 @@
 import ArgumentParser
 import SegmanceCore
 import SegmanceLibrary
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SegmanceLibrary
+import StickTransfer
 
 /// The daemon's import, in a process of its own (`ProcessImportRunner` starts it): not for
 /// people, so not listed in `--help`.

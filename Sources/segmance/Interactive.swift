@@ -1,11 +1,12 @@
 import CharacterDisplay
 import LinuxSystem
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceEngine
 import SegmanceLibrary
 import SegmanceScreen
-import SegmanceAppliance
 import SegmanceTwin
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,9 +40,8 @@ struct Interactive {
 
     func run() throws {
         // Without --library, a temporary library that goes away with the run.
-        let temporary = self.library == nil ? try TemporaryDirectory("segmance-sim-library") : nil
-        defer { withExtendedLifetime(temporary) {} }
-        let library = try self.library ?? Library(directory: temporary!.path, sampleRate: configuration.sampleRate)
+        let library = try self.library
+            ?? Library.temporary("segmance-sim-library", sampleRate: configuration.sampleRate)
         // Imports run on a worker thread, as in the daemon: the keys and the audio go on meanwhile.
         let runner = try ThreadedImportRunner(importer: Importer(library: library))
         let output = openOutput()
@@ -83,7 +83,7 @@ struct Interactive {
             // --speed: once a part is there (the stick's import runs on its thread), as the
             // twin's scenario does at its start.
             if let percent = speedToSet, appliance.state.part != nil {
-                let detents = (percent - appliance.state.speedPercent) / Player.speedStep
+                let detents = (percent - appliance.state.speedPercent) / Rules.speedStep
                 if detents != 0 { appliance.send(.encoderTurnedHolding(.loop, detents)) }
                 speedToSet = nil
             }

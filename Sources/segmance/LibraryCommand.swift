@@ -1,7 +1,7 @@
 import ArgumentParser
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 
 struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 
 /// Routines and problems as JSON and as text, for `stick check` and `library show/list`.
 /// Times are seconds (3 decimals) and frames at the output rate.

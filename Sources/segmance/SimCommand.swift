@@ -68,7 +68,7 @@ struct Sim: ParsableCommand {
     var periods: Int = 3
 
     func validate() throws {
-        if let speed, !Player.speedRange.contains(speed) || speed % Player.speedStep != 0 {
+        if let speed, !Rules.speedRange.contains(speed) || speed % Rules.speedStep != 0 {
             throw ValidationError("--speed must be 50 to 150 in steps of 5")
         }
         if scenario != nil, wav == nil, frames == nil {

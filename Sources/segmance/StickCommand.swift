@@ -1,7 +1,8 @@
 import LinuxSystem
 import ArgumentParser
+import AudioDecoding
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 
 struct Stick: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,7 +72,7 @@ struct Stick: ParsableCommand {
         }
 
         func run() throws {
-            var content = StickLoader(outputRate: rate).check(directory, label: label)
+            var content = StickChecker(outputRate: rate).check(directory, label: label)
             if !StickScanner().scan(directory, label: label).routines.contains(where: \.hasMusic) {
                 content.problems.append(StickProblem(path: ".", reason: "no music on this stick: looked for "
                                                      + StickScanner.lookedFor))

@@ -97,18 +97,32 @@ only LinuxI2C "CLinuxI2C LinuxSystem"
 only FFmpeg "CFFmpeg LinuxSystem"
 # The TOML parser reads untrusted text: pure, like the core.
 only TOML ""
+# What SegmanceMedia held, one concept a target: decoding, the FFmpeg helper, a piped child,
+# speech, beat tracking, and the stick on top of them.
+only AudioDecoding "SndFile Soxr"
+only ChildProcess "LinuxSystem"
+only FFmpegHelper "AudioDecoding ChildProcess"
+only Speech "Soxr ChildProcess"
+only BeatTracking "SegmanceCore Aubio LinuxSystem"
+only SegmanceStick "SegmanceCore TOML SndFile AudioDecoding FFmpegHelper LinuxSystem"
+# What SegmanceLibrary held: the SHA-256 wrapper below it, the transfers to and from a stick above it.
+only SHA256Hash "CSHA256"
+never SegmanceLibrary "StickTransfer"
 # FFmpeg is decoded in a process of its own: only the helper (and the benchmark) link it.
 only segmance-ffmpeg "FFmpeg CFFmpeg"
-for target in SegmanceMedia SegmanceLibrary SegmanceAppliance SegmanceDaemon segmance; do
+for target in AudioDecoding FFmpegHelper SegmanceStick SegmanceLibrary StickTransfer SegmanceAppliance SegmanceDaemon \
+              segmance; do
   never "$target" "FFmpeg CFFmpeg"
 done
-# Beat detection runs at import (SegmanceMedia's BeatDetector, in the import worker): the
+# Beat detection runs at import (BeatTracking's BeatDetector, in the import worker): the
 # layers that play never call aubio themselves.
-for target in SegmanceCore SegmanceAudio SegmanceEngine SegmanceScreen SegmanceControls SegmanceAppliance SegmanceDaemon SegmanceLibrary; do
+for target in SegmanceCore SegmanceAudio SegmanceEngine SegmanceScreen SegmanceControls SegmanceAppliance SegmanceDaemon \
+              SegmanceLibrary; do
   never "$target" "Aubio CAubio"
 done
 # Above the wrappers, below the appliance: media, library, boards, inputs, displays.
-for target in SegmanceMedia SegmanceLibrary SegmanceBoard SegmanceInput CharacterDisplay; do
+for target in AudioDecoding ChildProcess FFmpegHelper Speech BeatTracking SegmanceStick SegmanceLibrary StickTransfer \
+              SHA256Hash SegmanceBoard SegmanceInput CharacterDisplay; do
   never "$target" "SegmanceAppliance SegmanceTwin SegmanceDaemon SegmanceEngine segmance SegmanceBench"
 done
 # The appliance's wiring works with any audio side: no engine, no twin, no daemon.

@@ -1,8 +1,9 @@
 import BoxSupport
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceTwin
 import SegmanceTestSupport
+import SegmanceTwin
+import StickTransfer
 import Testing
 
 /// The daemon's control log placed in the real twin: each input acts exactly where the

@@ -16,20 +16,20 @@ let package = Package(
         .target(name: "FuzzSupport"),
         // routine.toml: the TOML parser and the manifest reader.
         .executableTarget(name: "FuzzManifest", dependencies: [
-            "FuzzSupport", .product(name: "SegmanceMedia", package: "Segmance"),
+            "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
         ]),
         // A small folder tree made from the bytes, scanned and its routines built.
         .executableTarget(name: "FuzzStickScan", dependencies: [
-            "FuzzSupport", .product(name: "SegmanceMedia", package: "Segmance"),
+            "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
         ]),
         // SndFileDecoder (libsndfile): WAV, AIFF, FLAC, Ogg Vorbis, Opus, MP3, AU, CAF, W64.
         .executableTarget(name: "FuzzSndFile", dependencies: [
-            "FuzzSupport", .product(name: "SegmanceMedia", package: "Segmance"),
+            "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
         ]),
         // The FFmpeg helper's decode loop (Sources/segmance-ffmpeg, linked here in-process)
         // and the MP4/ASF structure checks FFmpegDecoder makes before it starts the helper.
         .executableTarget(name: "FuzzFFmpeg", dependencies: [
-            "FuzzSupport", .product(name: "SegmanceMedia", package: "Segmance"),
+            "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
             .product(name: "FFmpeg", package: "Segmance"),
         ]),
     ]

@@ -1,37 +1,6 @@
 import Glibc
 @testable import GPIOD
 
-/// A fresh empty directory under /tmp, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/gpiod-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    func touch(_ name: String) {
-        let fd = open(path + "/" + name, O_CREAT | O_WRONLY, 0o644)
-        precondition(fd >= 0, "cannot create \(name)")
-        close(fd)
-    }
-
-    func remove() {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-                }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
-    }
-}
-
 /// A pipe standing in for a GPIO line event fd.
 struct Pipe {
     let read: Int32

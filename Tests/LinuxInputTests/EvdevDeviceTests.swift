@@ -1,4 +1,5 @@
 import Glibc
+import SegmanceTestSupport
 import Testing
 @testable import LinuxInput
 

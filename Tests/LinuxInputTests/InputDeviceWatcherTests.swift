@@ -1,4 +1,5 @@
 import Glibc
+import SegmanceTestSupport
 import Testing
 @testable import LinuxInput
 
@@ -157,9 +158,9 @@ struct InputInventoryTests {
         #expect(mkdir(sys.file("i2c-10"), 0o755) == 0)
         sys.write("i2c-10/name", text: "i2c-22-mux (chan_id 1)\n")
         #expect(I2CInventory.buses(devDirectory: dev.path, sysDirectory: sys.path) == [
-            I2CBus(path: dev.file("i2c-1"), number: 1, name: "bcm2835 (i2c@7e804000)"),
-            I2CBus(path: dev.file("i2c-2"), number: 2, name: nil),
-            I2CBus(path: dev.file("i2c-10"), number: 10, name: "i2c-22-mux (chan_id 1)"),
+            I2CAdapter(path: dev.file("i2c-1"), number: 1, name: "bcm2835 (i2c@7e804000)"),
+            I2CAdapter(path: dev.file("i2c-2"), number: 2, name: nil),
+            I2CAdapter(path: dev.file("i2c-10"), number: 10, name: "i2c-22-mux (chan_id 1)"),
         ])
     }
 }

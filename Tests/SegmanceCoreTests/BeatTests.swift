@@ -102,7 +102,7 @@ import Testing
 
     @Test func countAgainCountsBeatsBeforeEachRepeatToA() {
         var store = store(Settings(countdownBeforeRepeat: true, countdownBeats: 8, loopSnap: .beat), playingAt: 2.1)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         store.state.position = F.s(4.4)
         let e = store.state.epoch
         let loop = ABLoop(a: F.s(2.25), b: F.s(4.25))
@@ -153,11 +153,11 @@ import Testing
 
     @Test func twoPressesOnTheSameBeatAreTooShort() {
         var store = store(Settings(loopSnap: .beat), playingAt: 2.1)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         store.state.position = F.s(2.4)
         store.send(.buttonPressed(.loop)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["Loop too short"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Loop too short"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
         #expect(store.state.loop == .markedA(F.s(2.25)))
     }
@@ -188,8 +188,8 @@ import Testing
     // MARK: - One here
 
     private func openOneHere(_ store: inout TestStore) {
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
-        _ = Player.reduce(&store.state, .encoderTurned(Menu.Item.allCases.firstIndex(of: .oneHere)!))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .encoderTurned(Menu.Item.allCases.firstIndex(of: .oneHere)!))
         #expect(store.state.menu == Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: .oneHere)!))
     }
 
@@ -212,8 +212,8 @@ import Testing
         openOneHere(&store)
         store.send(.buttonPressed(.select)) {
             $0.menu = nil
-            $0.notice = ShownNotice(notice: Notice(.info, ["No beat grid"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["No beat grid"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 
@@ -221,9 +221,9 @@ import Testing
 
     @Test func theCountdownMenuOffersBeatsAfterTheSeconds() {
         var store = store()
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
-        _ = Player.reduce(&store.state, .encoderTurned(Menu.Item.allCases.firstIndex(of: .countdown)!))
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .encoderTurned(Menu.Item.allCases.firstIndex(of: .countdown)!))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
         let e = store.state.epoch
         let seconds = Settings.countdownChoices.count
         store.send(.encoderTurned(seconds), [.audio(.setLoop(nil), epoch: e), .audio(.setNext(nil), epoch: e)]) {
@@ -240,7 +240,7 @@ import Testing
 
     @Test func aRoutinesCountdownInSecondsIsInForceOverACountInOfBeatsWhichStaysSet() {
         var state = PlayerState(settings: Settings(countdownBeats: 8))
-        _ = Player.reduce(&state, .routinesLoaded([F.tango]))
+        _ = Rules.reduce(&state, .routinesLoaded([F.tango]))
         #expect(state.countdownSeconds == 5 && state.countdownBeats == 0)
         #expect(state.settings == Settings(countdownBeats: 8))
     }

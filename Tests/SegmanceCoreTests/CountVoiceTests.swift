@@ -27,14 +27,15 @@ import Testing
 
     @Test func bootTellsTheAudioSideOfSpokenCountsOnlyWhenTheyAreSet() {
         var ticks = PlayerState()
-        #expect(Player.reduce(&ticks, .booted) == [.audio(.setVolume(80), epoch: 0)])
+        #expect(Rules.reduce(&ticks, .booted) == [.audio(.setVolume(80), epoch: 0)])
         var spoken = PlayerState(settings: Settings(countVoice: .spoken))
-        #expect(Player.reduce(&spoken, .booted) == [.audio(.setVolume(80), epoch: 0), .audio(.setCountVoice(.spoken), epoch: 0)])
+        #expect(Rules.reduce(&spoken, .booted)
+                == [.audio(.setVolume(80), epoch: 0), .audio(.setCountVoice(.spoken), epoch: 0)])
     }
 
     @Test func restoredSettingsWithAnotherVoiceTellTheAudioSide() {
         var state = PlayerState()
-        _ = Player.reduce(&state, .booted)
+        _ = Rules.reduce(&state, .booted)
         var store = TestStore(state)
         let saved = Settings(volume: 60, countVoice: .spoken)
         store.send(.restored(LibrarySnapshot(routines: [], settings: saved)),
@@ -54,7 +55,7 @@ import Testing
         for voice in CountVoice.allCases {
             var state = F.loaded(Settings(countdown: 3, countVoice: voice))
             let e = state.epoch + 1
-            let effects = Player.reduce(&state, .buttonPressed(.play))
+            let effects = Rules.reduce(&state, .buttonPressed(.play))
             #expect(effects == [.audio(.play(from: 0, countdown: 3), epoch: e)])
             #expect(state.transport == .countingDown(Countdown(remaining: 3, origin: .stopped)))
         }

@@ -25,7 +25,7 @@ import Testing
 
     @Test func playDuringACountdownCancelsIt() {
         var store = TestStore(F.loaded(Settings(countdown: 5)))
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.stop, epoch: e)]) {
             $0.transport = .stopped
@@ -38,7 +38,7 @@ import Testing
         state.transport = .paused
         state.position = F.s(7)
         var store = TestStore(state)
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         #expect(store.state.transport == .countingDown(Countdown(remaining: 3, origin: .paused)))
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.stop, epoch: e)]) {
@@ -54,7 +54,7 @@ import Testing
         var state = F.loaded(Settings(countdown: 5))
         var running = 0
         for _ in 0..<presses {
-            for effect in Player.reduce(&state, .buttonPressed(.play)) {
+            for effect in Rules.reduce(&state, .buttonPressed(.play)) {
                 if case .audio(.play(_, let countdown), _) = effect, countdown > 0 { running += 1 }
                 if case .audio(.stop, _) = effect { running -= 1 }
             }
@@ -65,9 +65,9 @@ import Testing
 
     @Test func lateTicksOfACancelledCountdownAreIgnored() {
         var store = TestStore(F.loaded(Settings(countdown: 5)))
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         let countingEpoch = store.state.epoch
-        _ = Player.reduce(&store.state, .buttonPressed(.play)) // cancel
+        _ = Rules.reduce(&store.state, .buttonPressed(.play)) // cancel
         store.send(.audio(AudioReport(epoch: countingEpoch, .countdownTick(remaining: 3))))
         store.send(.audio(AudioReport(epoch: countingEpoch, .started(at: 0))))
         #expect(store.state.transport == .stopped)
@@ -76,7 +76,7 @@ import Testing
     @Test func countdownBeforeEveryRepeatGoesToTheLoopRegion() {
         var store = TestStore(F.loaded(Settings(countdown: 3, countdownBeforeRepeat: true)))
         store.state.position = F.s(4)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         store.state.position = F.s(9)
         let e = store.state.epoch
         store.send(.buttonPressed(.loop), [
@@ -104,7 +104,7 @@ import Testing
     @Test func aRoutineManifestGivesTheRoutinesCountdownAndLeavesTheSettingsAlone() {
         var store = TestStore(F.loaded())
         #expect(store.state.settings.countdown == 0)
-        _ = Player.reduce(&store.state, .buttonLongPressed(.next)) // Tango: countdown 5
+        _ = Rules.reduce(&store.state, .buttonLongPressed(.next)) // Tango: countdown 5
         #expect(store.state.countdownSeconds == 5)
         #expect(store.state.settings.countdown == 0)
         let e = store.state.epoch + 1

@@ -34,7 +34,7 @@ import Testing
     }
 
     static func hint(_ text: String, _ state: PlayerState) -> ShownNotice {
-        ShownNotice(notice: Notice(.info, [text], duration: Player.hintDuration), until: state.now + Player.hintDuration)
+        ShownNotice(notice: Notice(.info, [text], duration: Rules.hintDuration), until: state.now + Rules.hintDuration)
     }
 
     @Test func splitHereCutsThePartAtTheBeatHeardAndPlaysOnInTheSecondPiece() {
@@ -80,10 +80,10 @@ import Testing
 
     @Test func joinNextUndoesASplitExactly() {
         var state = Self.playing(at: F.s(30.5), menuOn: .split)
-        _ = Player.reduce(&state, .heard(F.s(30)))
-        _ = Player.reduce(&state, .buttonPressed(.select))
+        _ = Rules.reduce(&state, .heard(F.s(30)))
+        _ = Rules.reduce(&state, .buttonPressed(.select))
         #expect(state.routines[0].parts.count == 3)
-        _ = Player.reduce(&state, .editRequested(.goToPart(0)))
+        _ = Rules.reduce(&state, .editRequested(.goToPart(0)))
         state.transport = .paused
         state.position = F.s(12)
         state.menu = Menu(cursor: Menu.Item.allCases.firstIndex(of: .join)!)
@@ -139,13 +139,13 @@ import Testing
         store.send(.buttonLongPressed(.select)) { $0.menu = Menu(cursor: Menu.Item.allCases.firstIndex(of: .deletePart)!) }
         store.send(.buttonPressed(.select)) { $0.menu = Menu(page: .choosing(.deletePart)) }
         var state = store.state
-        let effects = Player.reduce(&state, .buttonPressed(.select))
+        let effects = Rules.reduce(&state, .buttonPressed(.select))
         let coda = Self.song.parts[1]
         #expect(state.routines[0].parts == [coda] && state.partIndex == 0 && state.menu == nil)
         #expect(effects.first == .persist(.parts(routine: "Song", parts: [coda])))
         #expect(effects.contains(.audio(.load(coda.playable), epoch: store.state.epoch + 1)))
         // The only part left is never deleted.
-        _ = Player.reduce(&state, .editRequested(.deletePart))
+        _ = Rules.reduce(&state, .editRequested(.deletePart))
         #expect(state.routines[0].parts == [coda] && state.notice?.notice.lines == ["Only part"])
     }
 
@@ -155,7 +155,7 @@ import Testing
         #expect(Menu.rows(.parts, store.state) == ["Verse", "Coda"])
         store.send(.encoderTurned(5)) { $0.menu?.cursor = 1 }
         var state = store.state
-        let effects = Player.reduce(&state, .buttonPressed(.select))
+        let effects = Rules.reduce(&state, .buttonPressed(.select))
         #expect(state.partIndex == 1 && state.menu == nil)
         #expect(effects.contains(.audio(.load(Self.song.parts[1].playable), epoch: store.state.epoch + 1)))
     }
@@ -201,7 +201,7 @@ import Testing
         }
         // `loop next` goes on to the next named loop.
         var state2 = store.state
-        _ = Player.reduce(&state2, .editRequested(.nextLoop))
+        _ = Rules.reduce(&state2, .editRequested(.nextLoop))
         #expect(state2.part?.savedLoop == ABLoop(a: F.s(20), b: F.s(24)) && state2.loop == .ab(ABLoop(a: F.s(20), b: F.s(24))))
     }
 
@@ -255,10 +255,10 @@ import Testing
     @Test func anEditRequestedIsTheMenusPush() {
         var byMenu = Self.playing(at: F.s(30.5), menuOn: .split)
         var byName = Self.playing(at: F.s(30.5), menuOn: nil)
-        _ = Player.reduce(&byMenu, .heard(F.s(30.1)))
-        _ = Player.reduce(&byName, .heard(F.s(30.1)))
-        let menu = Player.reduce(&byMenu, .buttonPressed(.select))
-        let named = Player.reduce(&byName, .editRequested(.split))
+        _ = Rules.reduce(&byMenu, .heard(F.s(30.1)))
+        _ = Rules.reduce(&byName, .heard(F.s(30.1)))
+        let menu = Rules.reduce(&byMenu, .buttonPressed(.select))
+        let named = Rules.reduce(&byName, .editRequested(.split))
         #expect(menu == named && byMenu == byName)
     }
 }

@@ -78,7 +78,7 @@ import Testing
     @Test func prevJudgesTheHeardPlace() {
         var store = playingAt(2.9)
         store.send(.heard(F.s(3.5))) { $0.heard = F.s(3.5) }
-        let effects = Player.reduce(&store.state, .buttonPressed(.prev))
+        let effects = Rules.reduce(&store.state, .buttonPressed(.prev))
         #expect(effects.contains(.audio(.play(from: 0, countdown: 0), epoch: store.state.epoch)))
         #expect(store.state.partIndex == 0 && store.state.heard == nil)
     }

@@ -12,17 +12,17 @@ import Testing
 
     @Test func visitingARoutineWithItsOwnCountdownLeavesTheTeachersCountInForTheOthers() {
         var state = Self.beats4()
-        _ = Player.reduce(&state, .buttonLongPressed(.next)) // Tango: its own 5 s
+        _ = Rules.reduce(&state, .buttonLongPressed(.next)) // Tango: its own 5 s
         #expect(state.countdownSeconds == 5 && state.countdownBeats == 0)
-        _ = Player.reduce(&state, .buttonLongPressed(.prev)) // Salsa: the teacher's four beats
+        _ = Rules.reduce(&state, .buttonLongPressed(.prev)) // Salsa: the teacher's four beats
         #expect(state.settings == Settings(countdownBeats: 4))
         #expect(state.countdownBeats == 4)
-        let effects = Player.reduce(&state, .buttonPressed(.play))
+        let effects = Rules.reduce(&state, .buttonPressed(.play))
         // Salsa's part has no beat grid: four ticks a second apart.
         #expect(effects == [.audio(.play(from: 0, countdown: 4), epoch: state.epoch)])
         // A save of the settings (the volume gesture) writes the teacher's values, not Tango's.
-        _ = Player.reduce(&state, .encoderTurnedHolding(.play, 1))
-        _ = Player.reduce(&state, .clock(state.now + Player.volumeBarDuration))
+        _ = Rules.reduce(&state, .encoderTurnedHolding(.play, 1))
+        _ = Rules.reduce(&state, .clock(state.now + Rules.volumeBarDuration))
         #expect(state.settings.countdownBeats == 4 && state.settings.countdown == 0)
     }
 
@@ -30,7 +30,7 @@ import Testing
     /// ("stick"); any other is the teacher's ("mine"), kept as that routine's choice.
     @Test func theCountdownMenuOffersTheRoutinesOwnFirstAndRemembersMine() {
         var state = Self.beats4()
-        _ = Player.reduce(&state, .buttonLongPressed(.next)) // Tango
+        _ = Rules.reduce(&state, .buttonLongPressed(.next)) // Tango
         state.notice = nil
         var store = TestStore(state)
         let e = store.state.epoch
@@ -120,8 +120,8 @@ import Testing
         store.send(.encoderTurned(index)) { $0.menu?.cursor = index }
         store.send(.buttonPressed(.select)) {
             $0.menu = nil
-            $0.notice = ShownNotice(notice: Notice(.info, ["No stick loop"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["No stick loop"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 
@@ -129,11 +129,11 @@ import Testing
 
     @Test func aSaveThatFailedIsShownOnceAndItsLandingToo() {
         var store = TestStore(F.loaded())
-        let full = Notice(.problem, ["Card full:", "not saved"], duration: Player.saveFailedDuration)
+        let full = Notice(.problem, ["Card full:", "not saved"], duration: Rules.saveFailedDuration)
         store.send(.saveFailed(diskFull: true)) { $0.notice = ShownNotice(notice: full, until: $0.now + full.duration) }
         store.send(.saveFailed(diskFull: true)) // already on screen
         store.send(.unsavedWorkSaved) {
-            $0.pendingNotices = [Notice(.info, ["Saved now"], duration: Player.hintDuration)]
+            $0.pendingNotices = [Notice(.info, ["Saved now"], duration: Rules.hintDuration)]
         }
     }
 }

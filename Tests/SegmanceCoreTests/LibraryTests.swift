@@ -13,8 +13,8 @@ import Testing
             $0.routines = [F.salsa]
             $0.routineIndex = 0
             $0.epoch = 2
-            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Player.hintDuration),
-                                    until: Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Rules.hintDuration),
+                                    until: Rules.hintDuration)
         }
     }
 

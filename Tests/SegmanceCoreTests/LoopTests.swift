@@ -41,20 +41,20 @@ import Testing
     @Test(arguments: [(at: 10.2, hint: "Loop too short"), (at: 9.0, hint: "B must follow A"), (at: 10.0, hint: "Loop too short")])
     func markersNeverCross(at: Double, hint: String) {
         var store = playingAt(10)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         store.state.position = F.s(at)
         store.send(.buttonPressed(.loop)) {
-            $0.notice = ShownNotice(notice: Notice(.info, [hint], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, [hint], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
         #expect(store.state.loop == .markedA(F.s(10)))
     }
 
     @Test func bAtExactlyTheMinimumIsAccepted() {
         var store = playingAt(10)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
-        store.state.position = F.s(10) + Player.minimumLoopMilliseconds * F.rate / 1000
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
+        store.state.position = F.s(10) + Rules.minimumLoopMilliseconds * F.rate / 1000
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(10), b: F.s(10.5))))
     }
 
@@ -71,7 +71,7 @@ import Testing
 
     @Test func partLoopAndABExcludeEachOther() {
         var store = playingAt(5)
-        _ = Player.reduce(&store.state, .buttonLongPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonLongPressed(.loop))
         #expect(store.state.loop == .part)
         let e = store.state.epoch
         // Marking A leaves the part loop.
@@ -80,7 +80,7 @@ import Testing
             $0.loopTimesShownUntil = $0.now + LoopTimeRules.shownDuration
         }
         store.state.position = F.s(9)
-        _ = Player.reduce(&store.state, .buttonPressed(.loop))
+        _ = Rules.reduce(&store.state, .buttonPressed(.loop))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(5), b: F.s(9))))
         // The part loop replaces the A–B loop.
         store.send(.buttonLongPressed(.loop), [
@@ -103,7 +103,7 @@ import Testing
             $0.loop = .ab(saved)
             $0.position = saved.a
             $0.epoch = e
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
     }
 
@@ -118,9 +118,9 @@ import Testing
 
     @Test func autoAdvanceIsSuspendedWhileALoopIsOn() {
         var store = playingAt(5, Settings(atPartEnd: .next))
-        let effects = Player.reduce(&store.state, .buttonLongPressed(.loop))
+        let effects = Rules.reduce(&store.state, .buttonLongPressed(.loop))
         #expect(effects.contains(.audio(.setNext(nil), epoch: store.state.epoch)))
-        let cleared = Player.reduce(&store.state, .buttonLongPressed(.loop))
+        let cleared = Rules.reduce(&store.state, .buttonLongPressed(.loop))
         #expect(cleared.contains(.audio(.setNext(F.part(2).playable), epoch: store.state.epoch)))
     }
 }

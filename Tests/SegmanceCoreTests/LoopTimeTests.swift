@@ -37,17 +37,17 @@ import Testing
     @Test func onAPartWithABeatANudgeIsABeatAndTheEndsNeverCross() {
         // 120 BPM: a beat is half a second; A and B on beats.
         var store = looping(grid: BeatGrid(beatFrames: 24_000, one: 0, origin: .manifest))
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
-        _ = Player.reduce(&store.state, .encoderTurned(-1))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .encoderTurned(-1))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(10), b: F.s(17.5))))
-        _ = Player.reduce(&store.state, .encoderTurned(-100))
+        _ = Rules.reduce(&store.state, .encoderTurned(-100))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(10), b: F.s(10.5))))
-        _ = Player.reduce(&store.state, .buttonLongPressed(.select))
-        _ = Player.reduce(&store.state, .buttonPressed(.select))
-        _ = Player.reduce(&store.state, .encoderTurned(3))
+        _ = Rules.reduce(&store.state, .buttonLongPressed(.select))
+        _ = Rules.reduce(&store.state, .buttonPressed(.select))
+        _ = Rules.reduce(&store.state, .encoderTurned(3))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(10), b: F.s(10.5))), "A stays before B")
-        _ = Player.reduce(&store.state, .encoderTurned(-4))
+        _ = Rules.reduce(&store.state, .encoderTurned(-4))
         #expect(store.state.loop == .ab(ABLoop(a: F.s(8), b: F.s(10.5))))
     }
 
@@ -67,7 +67,7 @@ import Testing
             $0.position = later.a
         }
         store.state.position = F.s(12)
-        _ = Player.reduce(&store.state, .encoderTurned(-1))
+        _ = Rules.reduce(&store.state, .encoderTurned(-1))
         #expect(store.state.position == F.s(12))
     }
 
@@ -75,8 +75,8 @@ import Testing
         var store = TestStore(F.loaded())
         store.state.menu = Menu(page: .main, cursor: Self.entry)
         store.send(.buttonPressed(.select)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["No A-B loop"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["No A-B loop"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 }

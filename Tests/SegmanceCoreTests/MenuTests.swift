@@ -35,8 +35,8 @@ import Testing
             $0.menu = nil
             $0.routineIndex = 1
             $0.epoch = e
-            $0.notice = ShownNotice(notice: Notice(.info, ["Tango"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Tango"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 

@@ -15,15 +15,15 @@ import Testing
         store.send(.buttonPressed(.next), loadEffects(F.part(2), epoch: e, next: nil) + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
     }
 
     @Test func nextWhilePlayingCountsInAndPlaysTheNextPart() {
         var store = TestStore(F.loaded(Settings(countdown: 3)))
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
-        _ = Player.reduce(&store.state, F.report(store.state, .started(at: 0)))
-        _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(8))))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, F.report(store.state, .started(at: 0)))
+        _ = Rules.reduce(&store.state, F.report(store.state, .position(F.s(8))))
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.next),
                    loadEffects(F.part(2), epoch: e, next: nil)
@@ -32,7 +32,7 @@ import Testing
             $0.position = 0
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
             $0.epoch = e + 1
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
             $0.unsavedPlay = 0
         }
     }
@@ -42,8 +42,8 @@ import Testing
         state.partIndex = 2
         var store = TestStore(state)
         store.send(.buttonPressed(.next)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["Last part"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Last part"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
             $0.partIndex = 0
             $0.position = 0
             $0.epoch = e
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
     }
 
@@ -99,18 +99,18 @@ import Testing
             $0.routineIndex = 1
             $0.partIndex = 0
             $0.epoch = e
-            $0.notice = ShownNotice(notice: Notice(.info, ["Tango"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Tango"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
         store.send(.buttonLongPressed(.next)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["Last routine"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Last routine"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
         store.send(.buttonLongPressed(.prev), loadEffects(F.part(1), epoch: e + 1, next: nil) + [F.resume(F.salsa, 0)]) {
             $0.routineIndex = 0
             $0.epoch = e + 1
-            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 
@@ -122,9 +122,9 @@ import Testing
                    + [F.resume(F.salsa, 1)]) {
             $0.partIndex = 1
             $0.epoch = e
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .advanced), [
             .audio(.setLoop(nil), epoch: store.state.epoch), .audio(.setNext(nil), epoch: store.state.epoch),
             F.resume(F.salsa, 2),
@@ -137,7 +137,7 @@ import Testing
 
     @Test func withoutAutoAdvanceNothingIsQueued() {
         var state = F.loaded(Settings(atPartEnd: .stop))
-        let effects = Player.reduce(&state, .buttonPressed(.next))
+        let effects = Rules.reduce(&state, .buttonPressed(.next))
         #expect(effects.contains(.audio(.setNext(nil), epoch: state.epoch)))
     }
 
@@ -148,7 +148,7 @@ import Testing
         let script: [Event] = [.buttonPressed(.play), .buttonPressed(.next), .buttonPressed(.next),
                                .buttonPressed(.prev), .buttonLongPressed(.next), .buttonLongPressed(.prev)]
         for event in script {
-            let loads = Player.reduce(&state, event).filter {
+            let loads = Rules.reduce(&state, event).filter {
                 if case .audio(.load, _) = $0 { return true } else { return false }
             }
             #expect(loads.count <= 1)

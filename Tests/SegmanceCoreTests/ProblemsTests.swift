@@ -35,8 +35,8 @@ import Testing
     @Test func anImportKeepsItsProblemsTheSummarySaysHowManyAndTheMenuOpensOnThem() {
         var store = TestStore(F.loaded())
         store.state.display = DisplaySize(columns: 16, rows: 2)
-        _ = Player.reduce(&store.state, .stickInserted(Self.offer))
-        _ = Player.reduce(&store.state, .importRequested)
+        _ = Rules.reduce(&store.state, .stickInserted(Self.offer))
+        _ = Rules.reduce(&store.state, .importRequested)
         for problem in Self.problems {
             store.send(.problemFound(problem)) {
                 $0.problems.append(problem)
@@ -69,8 +69,8 @@ import Testing
         store.send(.buttonLongPressed(.select)) { $0.menu = nil }
         store.send(.buttonPressed(.select)) { $0.menu = Menu() }
         store.send(.buttonLongPressed(.select)) { $0.menu = nil }
-        _ = Player.reduce(&store.state, .stickInserted(Self.offer))
-        _ = Player.reduce(&store.state, .importRequested)
+        _ = Rules.reduce(&store.state, .stickInserted(Self.offer))
+        _ = Rules.reduce(&store.state, .importRequested)
         #expect(store.state.problems.isEmpty)
     }
 
@@ -78,7 +78,7 @@ import Testing
         var store = TestStore(F.loaded())
         let refusal = StickRefusal(device: "sdb2", fileSystem: "apfs", reason: .apfs,
                                    message: "/dev/sdb2 is APFS (a Mac's default format), which Linux cannot read")
-        _ = Player.reduce(&store.state, .stickRefused(refusal))
+        _ = Rules.reduce(&store.state, .stickRefused(refusal))
         #expect(store.state.problems == [FileProblem(file: "sdb2", reason: refusal.message)])
     }
 
@@ -86,8 +86,8 @@ import Testing
         var store = TestStore(F.loaded())
         store.state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: .problems)!)
         store.send(.buttonPressed(.select)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["No problems"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["No problems"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 }

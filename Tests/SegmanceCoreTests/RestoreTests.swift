@@ -7,7 +7,7 @@ import Testing
 
     private func booted() -> TestStore {
         var state = PlayerState()
-        _ = Player.reduce(&state, .booted)
+        _ = Rules.reduce(&state, .booted)
         return TestStore(state)
     }
 
@@ -26,8 +26,8 @@ import Testing
             $0.partIndex = 1
             $0.position = F.s(42)
             $0.epoch = 1
-            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Player.hintDuration),
-                                    until: Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Salsa", "Shines"], duration: Rules.hintDuration),
+                                    until: Rules.hintDuration)
         }
         // PLAY continues from there; nothing is written at boot itself.
         store.send(.buttonPressed(.play), [.audio(.play(from: F.s(42), countdown: 5), epoch: 2)]) {
@@ -41,7 +41,7 @@ import Testing
         var store = booted()
         let reordered = Routine(title: "Salsa", parts: [F.part(3), F.part(1), F.part(2)])
         let resume = ResumePoint(routine: "Salsa", part: 1, partTitle: "Part 2", position: F.s(7))
-        _ = Player.reduce(&store.state, .restored(LibrarySnapshot(routines: [reordered], resume: resume)))
+        _ = Rules.reduce(&store.state, .restored(LibrarySnapshot(routines: [reordered], resume: resume)))
         #expect(store.state.partIndex == 2)
         #expect(store.state.position == F.s(7))
     }
@@ -56,7 +56,7 @@ import Testing
     ])
     func whatCannotBeResumedFallsBackToAStart(resume: ResumePoint, routine: Int, part: Int, position: FramePosition) {
         var store = booted()
-        _ = Player.reduce(&store.state, .restored(LibrarySnapshot(routines: [F.salsa, F.tango], resume: resume)))
+        _ = Rules.reduce(&store.state, .restored(LibrarySnapshot(routines: [F.salsa, F.tango], resume: resume)))
         #expect(store.state.routineIndex == routine)
         #expect(store.state.partIndex == part)
         #expect(store.state.position == position)
@@ -68,7 +68,7 @@ import Testing
         let routine = Routine(title: "R", parts: [F.part(1, loop: loop)])
         var store = booted()
         let resume = ResumePoint(routine: "R", part: 0, partTitle: "Part 1", position: F.s(50))
-        _ = Player.reduce(&store.state, .restored(LibrarySnapshot(routines: [routine], resume: resume)))
+        _ = Rules.reduce(&store.state, .restored(LibrarySnapshot(routines: [routine], resume: resume)))
         #expect(store.state.loop == .ab(loop))
         #expect(store.state.position == F.s(20))
     }
@@ -92,14 +92,14 @@ import Testing
     @Test func playingOnWritesNothing() {
         var state = F.loaded()
         var written: [Persist] = []
-        written += persisted(Player.reduce(&state, .buttonPressed(.play)))
+        written += persisted(Rules.reduce(&state, .buttonPressed(.play)))
         for i in 1...100 {
-            written += persisted(Player.reduce(&state, F.report(state, .position(Int64(i) * 4800))))
-            written += persisted(Player.reduce(&state, .clock(Int64(i) * 100_000_000)))
+            written += persisted(Rules.reduce(&state, F.report(state, .position(Int64(i) * 4800))))
+            written += persisted(Rules.reduce(&state, .clock(Int64(i) * 100_000_000)))
         }
-        written += persisted(Player.reduce(&state, .encoderTurned(2)))
+        written += persisted(Rules.reduce(&state, .encoderTurned(2)))
         #expect(written.isEmpty)
-        #expect(persisted(Player.reduce(&state, .buttonPressed(.play)))
+        #expect(persisted(Rules.reduce(&state, .buttonPressed(.play)))
                 == [.resume(ResumePoint(routine: "Salsa", part: 0, partTitle: "Part 1", position: F.s(12)))])
     }
 
@@ -107,19 +107,19 @@ import Testing
         var state = F.loaded()
         state.menu = Menu(page: .editing(.volume))
         var writes = 0
-        for _ in 0..<5 { writes += persisted(Player.reduce(&state, .encoderTurned(-1))).count }
+        for _ in 0..<5 { writes += persisted(Rules.reduce(&state, .encoderTurned(-1))).count }
         #expect(writes == 0)
-        #expect(persisted(Player.reduce(&state, .buttonPressed(.select))) == [.settings(Settings(volume: 55))])
+        #expect(persisted(Rules.reduce(&state, .buttonPressed(.select))) == [.settings(Settings(volume: 55))])
     }
 
     @Test func autoImportIsASettingInTheMenu() {
         var state = F.loaded()
         state.menu = Menu(page: .editing(.autoImport))
-        _ = Player.reduce(&state, .encoderTurned(1))
+        _ = Rules.reduce(&state, .encoderTurned(1))
         #expect(state.settings.autoImport)
-        #expect(persisted(Player.reduce(&state, .buttonPressed(.select))) == [.settings(Settings(autoImport: true))])
-        _ = Player.reduce(&state, .buttonPressed(.select))
-        _ = Player.reduce(&state, .encoderTurned(-1))
+        #expect(persisted(Rules.reduce(&state, .buttonPressed(.select))) == [.settings(Settings(autoImport: true))])
+        _ = Rules.reduce(&state, .buttonPressed(.select))
+        _ = Rules.reduce(&state, .encoderTurned(-1))
         #expect(!state.settings.autoImport)
     }
 }

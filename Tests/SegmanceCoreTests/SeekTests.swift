@@ -55,7 +55,7 @@ import Testing
         state.position = F.s(10)
         var store = TestStore(state)
         let before = state.epoch
-        _ = Player.reduce(&store.state, .encoderTurned(5))
+        _ = Rules.reduce(&store.state, .encoderTurned(5))
         store.send(.audio(AudioReport(epoch: before, .position(F.s(10.01)))))
         #expect(store.state.position == F.s(15))
     }

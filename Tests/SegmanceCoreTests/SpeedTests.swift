@@ -47,7 +47,7 @@ import Testing
             $0.partIndex = 1
             $0.epoch = e
             $0.speedPercent = 75
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
         store.send(.buttonPressed(.prev), [
             .audio(.load(Self.slow.parts[0].playable), epoch: e + 1), .audio(.setSpeed(100), epoch: e + 1),
@@ -56,13 +56,13 @@ import Testing
             $0.partIndex = 0
             $0.epoch = e + 1
             $0.speedPercent = 100
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
     }
 
     @Test(arguments: [(77, 75), (49, 50), (151, 150), (103, 105), (100, 100)])
     func speedsSnapToTheGrid(given: Int, expected: Int) {
-        #expect(Player.clampSpeed(given) == expected)
+        #expect(Rules.clampSpeed(given) == expected)
         #expect(Part(title: "x", audio: AudioReference("x"), length: 1, speed: given).speed == expected)
     }
 }

@@ -32,17 +32,17 @@ import Testing
         ]) {
             $0.partIndex = 1
             $0.epoch = e
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
-        store.send(.clock(store.state.now + Player.titleDuration)) {
-            $0.now += Player.titleDuration
+        store.send(.clock(store.state.now + Rules.titleDuration)) {
+            $0.now += Rules.titleDuration
             $0.titleShownUntil = nil
         }
     }
 
     @Test func theEncodersLongPushShowsTheTitleAndLeavesTheMovesView() {
         var store = TestStore(F.loaded())
-        store.send(.buttonLongPressed(.select)) { $0.titleShownUntil = $0.now + Player.titleDuration }
+        store.send(.buttonLongPressed(.select)) { $0.titleShownUntil = $0.now + Rules.titleDuration }
         store.state.view = .moves
         store.state.moveCursor = 2
         store.send(.buttonLongPressed(.select)) {
@@ -59,7 +59,7 @@ import Testing
         ]) {
             $0.partIndex = 1
             $0.position = 0
-            $0.titleShownUntil = $0.now + Player.titleDuration
+            $0.titleShownUntil = $0.now + Rules.titleDuration
         }
     }
 
@@ -104,15 +104,15 @@ import Testing
         state.moveCursor = 0
         var store = TestStore(state)
         store.send(.buttonPressed(.select)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["No cue"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["No cue"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
         store.state.notice = nil
         store.state.loop = .ab(ABLoop(a: F.s(10), b: F.s(20)))
         store.state.moveCursor = 2
         store.send(.buttonPressed(.select)) {
-            $0.notice = ShownNotice(notice: Notice(.info, ["Cue outside loop"], duration: Player.hintDuration),
-                                    until: $0.now + Player.hintDuration)
+            $0.notice = ShownNotice(notice: Notice(.info, ["Cue outside loop"], duration: Rules.hintDuration),
+                                    until: $0.now + Rules.hintDuration)
         }
     }
 
@@ -123,7 +123,7 @@ import Testing
         let e = store.state.epoch
         store.send(.encoderTurnedHolding(.play, 2), [.audio(.setVolume(90), epoch: e)]) {
             $0.settings.volume = 90
-            $0.volumeShownUntil = $0.now + Player.volumeBarDuration
+            $0.volumeShownUntil = $0.now + Rules.volumeBarDuration
         }
         store.send(.encoderTurnedHolding(.play, 5), [.audio(.setVolume(100), epoch: e)]) {
             $0.settings.volume = 100
@@ -131,17 +131,17 @@ import Testing
         // At the top: the bar stays up, nothing to send.
         let later = store.state.now + 500_000_000
         store.state.now = later
-        store.send(.encoderTurnedHolding(.play, 1)) { $0.volumeShownUntil = later + Player.volumeBarDuration }
+        store.send(.encoderTurnedHolding(.play, 1)) { $0.volumeShownUntil = later + Rules.volumeBarDuration }
         #expect(store.state.transport == .playing && store.state.position == F.s(10), "no seek, no pause")
-        store.send(.clock(later + Player.volumeBarDuration), [.persist(.settings(store.state.settings))]) {
-            $0.now = later + Player.volumeBarDuration
+        store.send(.clock(later + Rules.volumeBarDuration), [.persist(.settings(store.state.settings))]) {
+            $0.now = later + Rules.volumeBarDuration
             $0.volumeShownUntil = nil
         }
     }
 
     @Test func aVolumeGestureUnderWayIsSavedAtShutdown() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .encoderTurnedHolding(.play, -1))
+        _ = Rules.reduce(&store.state, .encoderTurnedHolding(.play, -1))
         let settings = store.state.settings
         store.send(.shuttingDown, [.persist(.settings(settings)), F.resume(F.salsa, 0)]) { $0.volumeShownUntil = nil }
     }
@@ -198,9 +198,9 @@ import Testing
     func theNewSettingsStepThroughTheirChoicesAndAreSavedWhenLeft(item: Menu.Item, detents: Int, expected: Settings) {
         var state = F.loaded()
         state.menu = Menu(page: .editing(item))
-        _ = Player.reduce(&state, .encoderTurned(detents))
+        _ = Rules.reduce(&state, .encoderTurned(detents))
         #expect(state.settings == expected)
-        let effects = Player.reduce(&state, .buttonPressed(.select))
+        let effects = Rules.reduce(&state, .buttonPressed(.select))
         #expect(effects == [.persist(.settings(expected))])
         #expect(state.menu == Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!))
     }
@@ -235,14 +235,14 @@ import Testing
             $0.transport = .playing
             $0.epoch = e
         }
-        #expect(Player.lightDimsAt(store.state) == start + 60_000_000_000)
+        #expect(Rules.lightDimsAt(store.state) == start + 60_000_000_000)
     }
 
     @Test func withTheLightAlwaysOnNothingIsFollowed() {
         var store = TestStore(F.loaded())
         store.send(.clock(1_000_000_000_000)) { $0.now = 1_000_000_000_000 }
         #expect(store.state.backlight)
-        #expect(Player.lightDimsAt(store.state) == nil)
+        #expect(Rules.lightDimsAt(store.state) == nil)
     }
 
     // MARK: The place survives a power cut

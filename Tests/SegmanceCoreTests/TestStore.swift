@@ -15,7 +15,7 @@ struct TestStore {
                        _ update: (inout PlayerState) -> Void = { _ in }) {
         var expected = state
         update(&expected)
-        let actual = Player.reduce(&state, event)
+        let actual = Rules.reduce(&state, event)
         #expect(actual == effects, "effects of \(event)", sourceLocation: sourceLocation)
         #expect(state == expected, "state after \(event)", sourceLocation: sourceLocation)
     }
@@ -36,8 +36,8 @@ enum Fixture {
     /// A state with routines loaded, the first part selected, stopped at 0.
     static func loaded(_ settings: Settings = Settings(), routines: [Routine] = [salsa, tango]) -> PlayerState {
         var state = PlayerState(settings: settings)
-        _ = Player.reduce(&state, .routinesLoaded(routines))
-        _ = Player.reduce(&state, .clock(10_000_000_000))
+        _ = Rules.reduce(&state, .routinesLoaded(routines))
+        _ = Rules.reduce(&state, .clock(10_000_000_000))
         return state
     }
 

@@ -15,7 +15,7 @@ import Testing
 
     @Test func playPauseResumeKeepsThePosition() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .position(F.s(12)))) {
             $0.position = F.s(12)
             $0.unsavedPlay = F.s(12)
@@ -34,8 +34,8 @@ import Testing
 
     @Test func longPlayStopsBackToThePartStart() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
-        _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(20))))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, F.report(store.state, .position(F.s(20))))
         let e = store.state.epoch + 1
         store.send(.buttonLongPressed(.play), [.audio(.stop, epoch: e), F.resume(F.salsa, 0)]) {
             $0.transport = .stopped
@@ -61,8 +61,8 @@ import Testing
 
     @Test func symbolFollowsTheRealStateWhenAudioEndsByItself() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
-        _ = Player.reduce(&store.state, F.report(store.state, .position(F.s(59.9))))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, F.report(store.state, .position(F.s(59.9))))
         store.send(F.report(store.state, .partEnded), [F.resume(F.salsa, 0)]) {
             $0.transport = .stopped
             $0.position = 0
@@ -71,9 +71,9 @@ import Testing
 
     @Test func staleReportsFromBeforeACommandAreIgnored() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         let old = store.state.epoch
-        _ = Player.reduce(&store.state, .buttonPressed(.play)) // pause
+        _ = Rules.reduce(&store.state, .buttonPressed(.play)) // pause
         // A partEnded and a position that were on their way before the pause applied.
         store.send(.audio(AudioReport(epoch: old, .partEnded)))
         store.send(.audio(AudioReport(epoch: old, .position(F.s(30)))))
@@ -120,8 +120,8 @@ import Testing
 
     @Test func aControlTakesTheScreenBackFromAnyNoticeAndWaitingProblemsComeOnceTheControlsRest() {
         var store = TestStore(F.loaded(Settings(countdown: 3)))
-        _ = Player.reduce(&store.state, .notice(Notice(.info, ["Stick found"])))
-        _ = Player.reduce(&store.state, .notice(Notice(.info, ["Salsa"])))
+        _ = Rules.reduce(&store.state, .notice(Notice(.info, ["Stick found"])))
+        _ = Rules.reduce(&store.state, .notice(Notice(.info, ["Salsa"])))
         #expect(store.state.pendingNotices.count == 1)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 3), epoch: e)]) {
@@ -132,8 +132,8 @@ import Testing
         }
         // A problem covering the screen goes too; the one waiting behind it waits for a quiet moment.
         let problem = Notice(.problem, ["x.mp3", "not audio"]), next = Notice(.problem, ["y.mp3", "not audio"])
-        _ = Player.reduce(&store.state, .notice(problem))
-        _ = Player.reduce(&store.state, .notice(next))
+        _ = Rules.reduce(&store.state, .notice(problem))
+        _ = Rules.reduce(&store.state, .notice(next))
         store.send(.buttonPressed(.play), [.audio(.stop, epoch: e + 1)]) {
             $0.transport = .stopped
             $0.epoch = e + 1
@@ -181,7 +181,7 @@ import Testing
 
     @Test func shuttingDownWhilePlayingPausesAndKeepsThePlace() {
         var store = TestStore(F.loaded())
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         store.send(F.report(store.state, .position(F.s(12)))) {
             $0.position = F.s(12)
             $0.unsavedPlay = F.s(12)
@@ -198,7 +198,7 @@ import Testing
         var state = F.loaded()
         state.settings.countdown = 3
         var store = TestStore(state)
-        _ = Player.reduce(&store.state, .buttonPressed(.play))
+        _ = Rules.reduce(&store.state, .buttonPressed(.play))
         let e = store.state.epoch + 1
         store.send(.shuttingDown, [.audio(.stop, epoch: e), F.resume(F.salsa, 0)]) {
             $0.transport = .stopped

@@ -1,13 +1,14 @@
 import Glibc
 import LinuxInput
-import SegmanceLibrary
-import SegmanceMedia
 import SegmanceBoard
 import SegmanceCore
-import SegmanceLibrary
-import SegmanceTestSupport
-import Testing
 @testable import SegmanceDaemon
+import SegmanceLibrary
+import SegmanceLibrary
+import SegmanceStick
+import SegmanceTestSupport
+import StickTransfer
+import Testing
 
 /// The control loop with real descriptors: an input node appearing in a watched folder
 /// (inotify), key events read from it, the gesture decided by the controls on the loop's

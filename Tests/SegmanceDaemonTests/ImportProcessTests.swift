@@ -2,10 +2,11 @@ import Foundation
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore
+@testable import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
-@testable import SegmanceDaemon
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
 
 /// The daemon's import path: the label reaches the worker process (`--label=`, so that a

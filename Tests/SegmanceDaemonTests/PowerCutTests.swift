@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import SegmanceBoard
 import SegmanceCore
+@testable import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
-@testable import SegmanceDaemon
 
 /// The place survives a power cut: the daemon, playing, is killed with SIGKILL 40 s of audio
 /// into a part; the resume point the library holds is within 30 s of where the music was,
@@ -75,7 +76,7 @@ import Testing
         #expect(resume.routine == "Long" && resume.part == 0)
         #expect(resume.position > 0, "nothing was written while playing")
         #expect(resume.position <= was + slack, "the place is after where the music was")
-        #expect(was - resume.position < Int64(Player.resumeSaveSeconds) * Int64(Self.rate),
+        #expect(was - resume.position < Int64(Rules.resumeSaveSeconds) * Int64(Self.rate),
                 "\(Double(was - resume.position) / Double(Self.rate)) s lost")
         print("power cut: killed at \(Self.cutSeconds) s of audio, resume point at \(Double(resume.position) / Double(Self.rate)) s")
 

@@ -1,8 +1,9 @@
 import Foundation
-import SegmanceLibrary
-import SegmanceMedia
-import SegmanceTestSupport
 import SegmanceDaemon
+import SegmanceLibrary
+import SegmanceStick
+import SegmanceTestSupport
+import StickTransfer
 import Testing
 #if canImport(Glibc)
 import Glibc

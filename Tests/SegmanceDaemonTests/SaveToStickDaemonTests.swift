@@ -1,9 +1,10 @@
 import Glibc
 import SegmanceCore
+@testable import SegmanceDaemon
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
-@testable import SegmanceDaemon
 
 /// *Save to stick* in the daemon: the menu driven by a pedal's key and an encoder's detents
 /// (`DaemonLoopTests.profileText`), the routine written to the spool in the library's folder

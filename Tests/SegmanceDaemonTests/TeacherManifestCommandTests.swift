@@ -1,7 +1,6 @@
 import Foundation
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import Testing
 

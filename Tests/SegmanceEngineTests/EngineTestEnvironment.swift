@@ -1,6 +1,6 @@
 import ALSA
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 
 /// Scratch files and PCMs for the engine tests. The tests use the system's ALSA
 /// configuration as it is (`file:` captures the exact bytes the engine hands to ALSA,

@@ -1,7 +1,6 @@
 import Foundation
 import SegmanceAudio
 import SegmanceCore
-import SegmanceMedia
 import SegmanceAppliance
 import CMallocCounter
 import LinuxSystem

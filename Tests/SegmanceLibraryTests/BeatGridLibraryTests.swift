@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SegmanceCore
 @testable import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import SndFile
 import Testing

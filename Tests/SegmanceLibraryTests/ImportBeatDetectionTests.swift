@@ -1,9 +1,11 @@
+import BeatTracking
 import Foundation
 import SegmanceCore
 @testable import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import SndFile
+@testable import StickTransfer
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import SegmanceCore
-import SegmanceMedia
-import Testing
 @testable import SegmanceLibrary
+import SegmanceStick
+@testable import StickTransfer
+import Testing
 
 /// The import worker's report lines: every event comes back as it went, whatever its
 /// titles and reasons hold (tabs, newlines, backslashes, "\r\n"); anything else is no line.

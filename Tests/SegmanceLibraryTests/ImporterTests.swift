@@ -1,10 +1,11 @@
+import AudioDecoding
 import Foundation
 import GRDB
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import SndFile
+import StickTransfer
 import Testing
 
 /// Imports of real folders with generated audio into real SQLite libraries.

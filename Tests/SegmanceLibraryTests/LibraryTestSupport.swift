@@ -1,9 +1,9 @@
 import Foundation
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import SndFile
+import StickTransfer
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -12,6 +12,17 @@ import Glibc
     let fixture: LibraryFixture
     init() throws { fixture = try LibraryFixture() }
 
+    /// The simulator's and the twin's library when none is named: a real one, gone with its folder.
+    @Test func aTemporaryLibraryGoesWithItsFolder() throws {
+        var library: Library? = try Library.temporary("segmance-test-library", sampleRate: 44_100)
+        let directory = try #require(library?.directory)
+        #expect(library?.sampleRate == 44_100)
+        #expect(FileManager.default.fileExists(atPath: directory + "/library.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/media"))
+        library = nil
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
     @Test func aNewLibraryIsAWALDatabaseWithTheSchemaAndAMediaFolder() throws {
         let library = try fixture.open()
         let queue = try DatabaseQueue(path: library.databasePath)

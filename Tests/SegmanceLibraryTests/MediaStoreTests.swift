@@ -1,5 +1,6 @@
 import Foundation
 import LinuxSystem
+import SHA256Hash
 import SegmanceLibrary
 import SegmanceTestSupport
 import Testing

@@ -1,5 +1,6 @@
-import Testing
+@testable import SHA256Hash
 @testable import SegmanceLibrary
+import Testing
 
 /// Known vectors from FIPS 180-4 / NIST CSHA and the boundaries of the padding rule.
 @Suite(.tags(.unit)) struct SHA256Tests {

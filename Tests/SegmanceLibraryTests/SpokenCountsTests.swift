@@ -1,7 +1,7 @@
 import Foundation
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
+import Speech
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
 
 /// The mount helper's *Save to stick* (`deploy/segmance-stick save SPOOL`) on a real file

@@ -2,6 +2,7 @@ import Foundation
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickTransfer
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Foundation
-import SegmanceMedia
-import SndFile
+import SegmanceStick
 import SegmanceTestSupport
+import SndFile
 import Testing
 
 /// macOS leaves `._NAME` beside every file with extended attributes it copies to a FAT or
@@ -37,14 +37,14 @@ import Testing
         let dir = try temp.make()
         let path = dir + "/01 Song." + Self.fileExtension(format)
         try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48000, frames: 24_000), to: path, format: format)
-        let alone = try SniffingDecoder().decode(path).samples
+        let alone = try SniffingDecoder().decodeAll(path).samples
         try AppleDouble.write(beside: path)
         if format == .mp3 {
             // No ID3 tag: libsndfile looks for a resource fork before it tries the MPEG sync.
             let head = try #require(FileHandle(forReadingAtPath: path)?.readData(ofLength: 2))
             #expect(head.first == 0xFF)
         }
-        let beside = try SniffingDecoder().decode(path).samples
+        let beside = try SniffingDecoder().decodeAll(path).samples
         #expect(beside == alone)
     }
 
@@ -58,7 +58,7 @@ import Testing
             try TestFiles.write(TestFiles.sine(frequency: 330, rate: 48000, frames: 12_000), to: path, format: format)
             try AppleDouble.write(beside: path)
         }
-        let content = StickLoader().check(root)
+        let content = StickChecker().check(root)
         #expect(content.problems.map(\.description) == [])
         #expect(content.routines.first?.parts.count == formats.count)
     }

@@ -1,5 +1,5 @@
+@testable import BeatTracking
 import SegmanceCore
-@testable import SegmanceMedia
 import SegmanceTestSupport
 import Testing
 

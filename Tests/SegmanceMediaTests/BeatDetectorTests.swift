@@ -1,9 +1,9 @@
-import Testing
 import Aubio
+@testable import BeatTracking
 import SegmanceCore
-import SndFile
-@testable import SegmanceMedia
 import SegmanceTestSupport
+import SndFile
+import Testing
 
 /// Beat detection on generated sound: click tracks (accented every fourth beat, a tone
 /// under them) get one straight grid on their clicks; noise and speech get none.

@@ -1,6 +1,6 @@
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 
@@ -20,7 +20,7 @@ import Testing
         try TestFiles.tone(root + "/Bad/song.wav", seconds: 0.1)
         try TestFiles.tone(root + "/Tango/01 Tango.wav", seconds: 0.1)
         try Data(bytes).write(to: URL(fileURLWithPath: root + "/Bad/routine.toml"))
-        let content = StickLoader().check(root)
+        let content = StickChecker().check(root)
         guard refused else { return content }
         #expect(content.routines.map(\.title) == ["Tango"])
         #expect(content.problems.last == StickProblem(path: "Bad", reason: "routine \"Bad\" skipped: its routine.toml has 1 problem")
@@ -81,11 +81,11 @@ import Testing
         var text = Array("title = \"Big\"\n".utf8)
         text += [UInt8](repeating: UInt8(ascii: "#"), count: 256 * 1024 - text.count)
         try Data(text).write(to: URL(fileURLWithPath: root + "/Big/routine.toml"))
-        let content = StickLoader().check(root)
+        let content = StickChecker().check(root)
         #expect(content.problems.isEmpty, "\(content.problems)")
         #expect(content.routines.map(\.title) == ["Big"])
         try Data(text + [0x0A]).write(to: URL(fileURLWithPath: root + "/Big/routine.toml"))
-        #expect(StickLoader().check(root).problems.first?.reason
+        #expect(StickChecker().check(root).problems.first?.reason
                 == "routine.toml is 256.0 KiB; a routine.toml may be at most 256 KiB (it holds titles, cuts, loops and moves, not media)")
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 
@@ -49,7 +49,7 @@ import Testing
             let path = dir + "/mutated-\(round)-" + kind.file
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do {
-                let buffer = try decoder.decode(path)
+                let buffer = try decoder.decodeAll(path)
                 // 0.5 s of source: a header that lies does not conjure minutes of audio.
                 #expect(buffer.frames < 48000 * 5, "round \(round): \(buffer.frames) frames")
                 outcomes["decoded", default: 0] += 1

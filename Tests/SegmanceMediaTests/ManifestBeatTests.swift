@@ -1,20 +1,20 @@
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 
 /// `tempo` and `one` in routine.toml: a part's beat grid, or a problem naming the line.
 @Suite(.tags(.integration)) struct ManifestBeatTests {
     let temp = TempDirs()
-    let loader = StickLoader()
+    let loader = StickChecker()
 
     private func load(partKeys: String) throws -> StickContent {
         let root = try temp.make("stick")
         try TestFiles.mkdir(root + "/Juggling")
         try TestFiles.tone(root + "/Juggling/song.wav", seconds: 10)
         try TestFiles.writeText("[[part]]\nfile = \"song.wav\"\n" + partKeys, to: root + "/Juggling/routine.toml")
-        return loader.load(root)
+        return loader.check(root)
     }
 
     @Test(arguments: [

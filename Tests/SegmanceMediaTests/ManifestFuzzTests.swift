@@ -1,9 +1,10 @@
+import AudioDecoding
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 import TOML
+import Testing
 
 /// Thousands of randomly damaged manifests (bit flips, truncations, deletions, random bytes,
 /// TOML punctuation inserted, stretches duplicated) through the parser and through the
@@ -126,8 +127,8 @@ import TOML
         #expect(loaded > 100 && refused > 100)
     }
 
-    /// The same through `StickLoader` with real audio decoded, fewer cases.
-    @Test func damagedManifestsThroughTheStickLoader() throws {
+    /// The same through `StickChecker` with real audio decoded, fewer cases.
+    @Test func damagedManifestsThroughTheStickChecker() throws {
         let temp = TempDirs()
         let root = try temp.make("fuzz")
         try TestFiles.mkdir(root + "/Jam")
@@ -136,7 +137,7 @@ import TOML
         for i in 0..<300 {
             let bytes = Mutations.mutate(Array(Self.manifests[i % Self.manifests.count].utf8), using: &generator)
             try Data(bytes).write(to: URL(fileURLWithPath: root + "/Jam/routine.toml"))
-            let content = StickLoader().check(root)
+            let content = StickChecker().check(root)
             #expect(content.routines.count == 1 || content.problems.contains { $0.path == "Jam" },
                     "case \(i): \(content.problems) for \(bytes)")
         }

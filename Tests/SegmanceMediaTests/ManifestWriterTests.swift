@@ -1,7 +1,7 @@
 import SegmanceCore
+@testable import SegmanceStick
 import SegmanceTestSupport
 import Testing
-@testable import SegmanceMedia
 
 /// What the box writes to a stick reads back to the same frames, and the forms a teacher
 /// writes read as meant (issue 26, items 5 and 6).

@@ -1,4 +1,4 @@
-import SegmanceMedia
+import SegmanceStick
 import Testing
 
 @Suite(.tags(.unit)) struct NamesAndTimesTests {

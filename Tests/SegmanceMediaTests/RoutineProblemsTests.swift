@@ -1,6 +1,6 @@
 import Foundation
 import SegmanceCore
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
 import Testing
 
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func threeIndependentProblemsAreAllListed() throws {
-        let content = StickLoader().check(try stick(HostileSticks.threeProblemsManifest))
+        let content = StickChecker().check(try stick(HostileSticks.threeProblemsManifest))
         #expect(content.routines.map { $0.parts.map(\.title) } == [["song"]])
         #expect(content.problems.map(\.description) == [
             "Juggling/routine.toml: line 5: part 1: 'from' 0:20 must be before 'to' 0:10",
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func problemsOfEveryKindInOnePass() throws {
-        let content = StickLoader().check(try stick("""
+        let content = StickChecker().check(try stick("""
             countdown = 7
             tempo = 120
             [[part]]
@@ -77,7 +77,7 @@ import Testing
             to = "1:30"
             """)
         try TestFiles.tone(root + "/Juggling/encore.wav", seconds: 1, rate: 8000)
-        let content = StickLoader().check(root)
+        let content = StickChecker().check(root)
         #expect(content.routines.map(\.title) == ["Act"])
         let act = try #require(content.routines.first)
         #expect(act.parts.map(\.length) == [FramePosition(30 * 48_000)])
@@ -92,7 +92,7 @@ import Testing
     @Test func aManifestProblemAndAnAudioProblemTogether() throws {
         let root = try stick("countdown = \"soon\"\n")
         try TestFiles.writeEmpty(root + "/Juggling/broken.wav")
-        let content = StickLoader().check(root)
+        let content = StickChecker().check(root)
         #expect(content.routines.map { $0.parts.map(\.title) } == [["song"]])
         #expect(content.routines.first?.countdown == nil)
         #expect(content.problems.map(\.description) == [

@@ -2,10 +2,11 @@ import Foundation
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import StickTransfer
+import Testing
 
 /// *Save to stick* driven by name (`export DIR`): the routine changed on the box goes to a
 /// folder that imports into an empty library as the same routine (issue 26, items 4 and 6).

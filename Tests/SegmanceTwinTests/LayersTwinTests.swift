@@ -1,10 +1,10 @@
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import Testing
 
 /// Nothing a teacher made is overridden or lost, on the demo stick with a real library:
 /// a routine's own countdown stays its own, and a LOOP press hides the stick's loop for the

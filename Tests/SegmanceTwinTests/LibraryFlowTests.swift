@@ -1,13 +1,13 @@
 import Foundation
-import SegmanceCore
-import SegmanceScreen
-import SegmanceLibrary
-import SegmanceMedia
-import SegmanceTestSupport
-import SndFile
-import Testing
 import SegmanceAppliance
+import SegmanceCore
+import SegmanceLibrary
+import SegmanceScreen
+import SegmanceTestSupport
 @testable import SegmanceTwin
+import SndFile
+import StickTransfer
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

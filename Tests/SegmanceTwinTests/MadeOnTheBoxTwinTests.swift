@@ -1,7 +1,6 @@
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
 import Testing
 @testable import SegmanceTwin

@@ -113,7 +113,7 @@ import Glibc
         #expect(BeatTwinTests.isBeat(a) && BeatTwinTests.isBeat(b))
         #expect(output.finalState.routines[0].parts[0].savedLoop == loop)
         // The times: A alone after the first mark, both after the second.
-        func tenths(_ f: Int) -> String { Clock.tenths(FramePosition(f), sampleRate: Int64(Self.rate)) }
+        func tenths(_ f: Int) -> String { TimeText.tenths(FramePosition(f), sampleRate: Int64(Self.rate)) }
         let lines = output.frames.lines.map(Self.rows)
         #expect(lines.contains { $0.time >= 2.1 && $0.time < 4.4 && $0.rows[1].hasPrefix("A \(tenths(a))") },
                 "\(lines)")

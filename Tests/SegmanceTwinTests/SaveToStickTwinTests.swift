@@ -2,10 +2,10 @@ import Foundation
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import StickTransfer
+import Testing
 
 /// *Save to stick* from the menu: with no stick in, and on a device, where the player may not
 /// write the stick and hands the routines to the mount helper through its spool.

@@ -1,10 +1,10 @@
-import Testing
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
-import SegmanceAppliance
 import SegmanceTestSupport
 @testable import SegmanceTwin
+import Speech
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

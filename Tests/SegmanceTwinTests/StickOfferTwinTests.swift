@@ -2,10 +2,11 @@ import Foundation
 import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
 @testable import SegmanceTwin
+import StickTransfer
+import Testing
 
 /// What a stick offers is what its import does, and nothing on it is lost or left out
 /// unnamed (issue 24): sticks inserted through the twin's `stick` action, as a mount would,
@@ -90,7 +91,7 @@ import Testing
         #expect(output.frames.lines.contains { $0.contains("|!Import done    |1 in, 2 not in  |") })
         #expect(try library.routines().first?.parts.count == 1)
 
-        let check = StickLoader().check(stick)
+        let check = StickChecker().check(stick)
         #expect(check.problems.map(\.description) == ["Salsa: not in routine.toml: 02 Verse.wav, 03 Chorus.wav"])
     }
 
@@ -111,7 +112,7 @@ import Testing
         #expect(output.log.contains(typo), "\(output.log)")
         #expect(output.frames.lines.contains { $0.contains("|Import done     |2 new           |") })
         #expect(try library.routines().map(\.title) == ["Salsa", "Tango"])
-        #expect(StickLoader().check(stick).routines.count == 2)
+        #expect(StickChecker().check(stick).routines.count == 2)
     }
 
     /// Bug 5: routines the import will refuse (a routine.toml that cannot be read) are said,
@@ -128,7 +129,7 @@ import Testing
                 "\(output.frames.lines)")
         #expect(!output.frames.lines.contains { $0.contains("Push to import") })
         #expect(output.finalState.stick == nil)
-        #expect(StickLoader().check(stick).routines.isEmpty)
+        #expect(StickChecker().check(stick).routines.isEmpty)
         #expect(try library.routines().isEmpty)
     }
 

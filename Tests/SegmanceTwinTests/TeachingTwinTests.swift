@@ -1,10 +1,10 @@
+import SegmanceAppliance
 import SegmanceCore
 import SegmanceLibrary
-import SegmanceMedia
+import SegmanceStick
 import SegmanceTestSupport
-import Testing
-import SegmanceAppliance
 @testable import SegmanceTwin
+import Testing
 
 /// Issue 16 in the twin, end to end on 16×2 and 20×4: the scenario's edges through the
 /// controls, the reducer, the render function and a real library; facts checked in the

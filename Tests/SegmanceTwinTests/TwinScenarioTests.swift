@@ -1,9 +1,9 @@
-import Testing
-import SegmanceCore
-import SegmanceMedia
-import SndFile
 import SegmanceAppliance
+import SegmanceCore
+import SegmanceStick
 @testable import SegmanceTwin
+import SndFile
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,7 +5,8 @@
 // fuzzer sees every crash and leak. run.sh closes standard output (-close_fd_mask=1): the
 // helper writes its float frames there.
 import FuzzSupport
-@testable import SegmanceMedia
+@testable import AudioDecoding
+@testable import FFmpegHelper
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFFmpeg(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

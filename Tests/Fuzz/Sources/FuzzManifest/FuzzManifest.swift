@@ -1,6 +1,6 @@
 // libFuzzer target: bytes as a routine.toml, through the TOML parser and the manifest
 // reader (`Manifest.parse`, what `RoutineBuilder` runs on every stick's manifest).
-@testable import SegmanceMedia
+@testable import SegmanceStick
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -3,7 +3,7 @@
 // it. The seeds (Tests/Fuzz/Corpus/FuzzSndFile, made by make-seeds.sh) are short files of
 // every format libsndfile reads for the box, so the mutations start from real headers.
 import FuzzSupport
-@testable import SegmanceMedia
+@testable import AudioDecoding
 
 /// Counts what a decode writes, and checks it is whole stereo frames.
 final class CountingSink: PCMSink {

@@ -7,7 +7,8 @@ import FuzzSupport
 import Glibc
 #endif
 import SegmanceCore
-@testable import SegmanceMedia
+@testable import AudioDecoding
+@testable import SegmanceStick
 
 /// Every audio file "decodes" to 100 frames per byte; an empty one has no audio.
 final class SizeDecoder: StickAudioDecoding {

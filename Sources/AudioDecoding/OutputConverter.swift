@@ -1,0 +1,55 @@
+import Soxr
+
+/// The conversion both decoders share: decoded float audio of any channel count and rate
+/// is mixed to stereo (`ChannelMixer`), resampled to the output rate with soxr (HQ) when
+/// the rates differ, converted to Int16 (×32768, rounded to nearest, clipped) and handed
+/// to the sink.
+package final class OutputConverter {
+    let path: String
+    let channels: Int
+    private var resampler: Resampler?
+    private var stereo: [Float] = []
+    private var samples: [Int16] = []
+    /// Output frames handed to the sink so far.
+    package private(set) var written: Int64 = 0
+
+    package init(path: String, inputRate: Int, channels: Int, outputRate: Int) throws(AudioDecodeError) {
+        self.path = path
+        self.channels = channels
+        if inputRate != outputRate {
+            do {
+                resampler = try Resampler(inputRate: Double(inputRate), outputRate: Double(outputRate), channels: 2)
+            } catch {
+                throw AudioDecodeError(path: path, reason: .conversion(error.description))
+            }
+        }
+    }
+
+    /// Converts `frames` interleaved frames at the start of `input` and writes them to `sink`.
+    package func push(_ input: UnsafeBufferPointer<Float>, frames: Int, into sink: some PCMSink) throws {
+        stereo.removeAll(keepingCapacity: true)
+        ChannelMixer.stereo(UnsafeBufferPointer(rebasing: input[0..<(frames * channels)]), channels: channels,
+                            into: &stereo)
+        do {
+            try emit(resampler.map { try $0.process(stereo) } ?? stereo, into: sink)
+        } catch let error as ResamplerError {
+            throw AudioDecodeError(path: path, reason: .conversion(error.description))
+        }
+    }
+
+    /// Drains the resampler's tail into `sink`; call once after the last `push`.
+    package func finish(into sink: some PCMSink) throws {
+        guard let resampler else { return }
+        do {
+            try emit(try resampler.flush(), into: sink)
+        } catch let error as ResamplerError {
+            throw AudioDecodeError(path: path, reason: .conversion(error.description))
+        }
+    }
+
+    private func emit(_ floats: [Float], into sink: some PCMSink) throws {
+        PCMConversion.int16(floats, into: &samples)
+        try samples.withUnsafeBufferPointer { try sink.write($0) }
+        written += Int64(floats.count / 2)
+    }
+}
