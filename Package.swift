@@ -148,8 +148,9 @@ let package = Package(
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
-            "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "SegmanceControls",
+            "LinuxInput", "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay",
+            "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
             "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",

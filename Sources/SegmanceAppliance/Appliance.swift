@@ -79,6 +79,8 @@ public final class Appliance {
     public var logsSaves = false
     /// Where lines of error priority go (the daemon marks them for journald); `log` when nil.
     public var logError: ((String) -> Void)?
+    /// Where lines of warning priority go (a refused stick, a file problem); `log` when nil.
+    public var logWarning: ((String) -> Void)?
     /// Saves that failed (the card full, a write error), the newest of each kind and target,
     /// in the order they were asked for: retried every `saveRetryNanoseconds` and before the
     /// next save, until they land. What was saved before each stays on the card.
@@ -211,7 +213,9 @@ public final class Appliance {
         // Frames heard `nanoseconds` after `instant`, and back (rounded so a time made from
         // a frame maps back to it or after it).
         func frames(_ nanoseconds: Int64) -> Int64 { nanoseconds * rate * speed / 100 / 1_000_000_000 }
-        func nanoseconds(_ frames: Int64) -> Int64 { (frames * 1_000_000_000 * 100 + rate * speed - 1) / (rate * speed) }
+        func nanoseconds(_ frames: Int64) -> Int64 {
+            (frames * 1_000_000_000 * 100 + rate * speed - 1) / (rate * speed)
+        }
         var upcoming: [(time: Int64, frame: Frame)] = []
         var last = shown
         var position = now.position
@@ -223,7 +227,8 @@ public final class Appliance {
             guard time < until else { break }
             position = min(now.position + frames(time - instant), end - 1)
             shownState.position = position
-            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
+            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows,
+                                      rom: configuration.rom)
             upcoming.append((time, frame))
             last = frame
         }
@@ -323,14 +328,24 @@ public final class Appliance {
     }
 
     private func deliver(_ timed: [TimedEvent]) {
-        for t in timed { control(t.event, at: controls.instant(of: t)) }
+        take(timed.map { TimedEvent($0.event, at: controls.instant(of: $0)) })
     }
 
-    /// A control event that acted at `instant` (in the inputs' time base: the edge's
-    /// kernel timestamp, the twin's virtual time): `hear`, then the event.
+    /// Events from the drivers, each stamped with the instant it acted (in the inputs' time
+    /// base: the kernel timestamp of a press's down edge or of a detent, the twin's virtual
+    /// time), in order: for each, the frame heard then (`hear`), `willSend` told of the
+    /// event and that frame (nil: none), then the event.
+    public func take(_ events: [TimedEvent], willSend: (TimedEvent, FramePosition?) -> Void = { _, _ in }) {
+        for timed in events {
+            let heard = hear(timed.event, at: timed.timestamp)
+            willSend(timed, heard)
+            send(timed.event)
+        }
+    }
+
+    /// A control event that acted at `instant`: `take` of that one event.
     public func control(_ event: Event, at instant: Int64) {
-        hear(event, at: instant)
-        send(event)
+        take([TimedEvent(event, at: instant)])
     }
 
     /// Before a control event that acted at `instant`: while audio plays, the core learns
@@ -386,15 +401,15 @@ public final class Appliance {
         stickIn = path
         stickLabels[path] = label
         let scan = StickScanner().scan(path, label: label)
-        for problem in scan.problems { log("stick \(path): \(problem)") }
+        for problem in scan.problems { warn("stick \(path): \(problem)") }
         // Offered: what the import will bring in, not every folder that looks like a routine.
         let routines = scan.routines.filter(RoutineBuilder.promisesParts)
         let refused = scan.routines.filter { $0.manifest != nil && !RoutineBuilder.promisesParts($0) && $0.hasMusic }
         for routine in refused {
-            log("stick \(path): \(routine.relative.isEmpty ? "." : routine.relative): its routine.toml has problems"
+            warn("stick \(path): \(routine.relative.isEmpty ? "." : routine.relative): its routine.toml has problems"
                 + " (segmance stick check names them): not offered")
         }
-        if routines.isEmpty && refused.isEmpty { log("stick \(path): no music: \(StickScanner.lookedFor)") }
+        if routines.isEmpty && refused.isEmpty { warn("stick \(path): no music: \(StickScanner.lookedFor)") }
         send(.stickInserted(StickOffer(path: path, routines: routines.count, refused: refused.count)))
     }
 
@@ -431,7 +446,7 @@ public final class Appliance {
     /// helper's sentence, the LCD names the problem.
     public func sticksRefused(_ refusals: [StickRefusal]) {
         for refusal in refusals {
-            log("stick: \(refusal.message)")
+            warn("stick: \(refusal.message)")
             send(.stickRefused(refusal))
         }
     }
@@ -447,7 +462,7 @@ public final class Appliance {
             case .progress(let progress):
                 send(.importProgress(progress))
             case .problem(let problem):
-                log("import: \(problem)")
+                warn("import: \(problem)")
                 send(.problemFound(FileProblem(file: problem.path, reason: problem.reason)))
             case .note(let note):
                 log("import: note: \(note)")
@@ -456,7 +471,7 @@ public final class Appliance {
                     + (outcome == .addedBeside ? " (a different routine has its title)" : ""))
                 if outcome != .unchanged { reloadRoutines() }
             case .routineFailed(let title, let reason):
-                log("import: \(title) not imported: \(reason)")
+                warn("import: \(title) not imported: \(reason)")
             case .finished(let summary):
                 send(.importFinished(summary))
             }
@@ -491,7 +506,7 @@ public final class Appliance {
             }
         }
         guard let resolved else {
-            log("audio for \(command) is not available: \(failure.map { "\($0)" } ?? "?")")
+            warn("audio for \(command) is not available: \(failure.map { "\($0)" } ?? "?")")
             return
         }
         switch command {
@@ -531,6 +546,9 @@ public final class Appliance {
     }
 
     /// Logs `line`, or keeps it for `log` when that is not set yet (at boot).
+    /// A line of warning priority.
+    func warn(_ line: String) { (logWarning ?? log)(line) }
+
     private func note(_ line: String) {
         if bootLog != nil { bootLog?.append(line) } else { log(line) }
     }

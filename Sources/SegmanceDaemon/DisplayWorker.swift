@@ -116,7 +116,9 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
                 // as shown, and its post (nothing new to draw now) may come before this
                 // thread's timer for it (the box's LCD went from 0:03 to 0:05).
                 if frame == nil, next < upcoming.count, upcoming[next].time - Self.earlyNanoseconds <= now {
-                    while next + 1 < upcoming.count, upcoming[next + 1].time - Self.earlyNanoseconds <= now { next += 1 }
+                    while next + 1 < upcoming.count, upcoming[next + 1].time - Self.earlyNanoseconds <= now {
+                        next += 1
+                    }
                     display.show(upcoming[next].frame, now: now)
                     drawn = true
                 }

@@ -145,8 +145,9 @@ public enum ResidentSet {
     }
 
     /// Drops start-up's pages as described above; returns how many bytes of mappings
-    /// were trimmed, and the mappings (for a snapshot that runs no parsing code). `lockOnFault` re-arms `mlockall(MCL_CURRENT |
-    /// MCL_FUTURE | MCL_ONFAULT)` afterwards (when the engine locked memory).
+    /// were trimmed, and the mappings (for a snapshot that runs no parsing code).
+    /// `lockOnFault` re-arms `mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)` afterwards
+    /// (when the engine locked memory).
     @discardableResult
     public static func trim(lockOnFault: Bool) -> (bytes: Int, mappings: Mappings) {
         // Parsed before anything is dropped: the parsing code goes with the rest.
@@ -164,7 +165,9 @@ public enum ResidentSet {
         var ranges: [Range<UInt>]
 
         static func now() -> Mappings {
-            guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else { return Mappings(ranges: []) }
+            guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else {
+                return Mappings(ranges: [])
+            }
             return Mappings(ranges: trimmable(smaps, program: program).map { $0.start..<$0.end })
         }
 
@@ -219,10 +222,13 @@ public enum ResidentSet {
         var kept = Snapshot()
         for (m, now) in readings {
             let pages = Int((m.upperBound - m.lowerBound) / page)
-            let runs = newRuns(now: now, pages: pages) { snapshot.contains(m.lowerBound + UInt($0) * page, pageSize: page) }
+            let runs = newRuns(now: now, pages: pages) {
+                snapshot.contains(m.lowerBound + UInt($0) * page, pageSize: page)
+            }
             var left = now
             for run in runs {
-                bytes += drop((m.lowerBound + UInt(run.lowerBound) * page)..<(m.lowerBound + UInt(run.upperBound) * page))
+                let start = m.lowerBound + UInt(run.lowerBound) * page
+                bytes += drop(start..<(m.lowerBound + UInt(run.upperBound) * page))
                 for p in run { left[p / 64] &= ~(UInt64(1) << UInt64(p % 64)) }
             }
             kept.mappings.append((m, left))

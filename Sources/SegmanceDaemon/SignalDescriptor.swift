@@ -15,9 +15,13 @@ public final class SignalDescriptor {
         sigemptyset(&mask)
         for s in signals { sigaddset(&mask, s) }
         let blocked = pthread_sigmask(SIG_BLOCK, &mask, nil)
-        guard blocked == 0 else { throw DaemonError.system("pthread_sigmask", "signals \(signals)", blocked) }
+        guard blocked == 0 else {
+            throw DaemonError.system(function: "pthread_sigmask", subject: "signals \(signals)", errno: blocked)
+        }
         let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { throw DaemonError.system("signalfd", "signals \(signals)", errno) }
+        guard fd >= 0 else {
+            throw DaemonError.system(function: "signalfd", subject: "signals \(signals)", errno: errno)
+        }
         fileDescriptor = fd
         self.signals = signals
     }

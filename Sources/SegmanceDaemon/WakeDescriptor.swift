@@ -7,7 +7,7 @@ public final class WakeDescriptor: @unchecked Sendable {
 
     public init() throws(DaemonError) {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard fd >= 0 else { throw DaemonError.system("eventfd", "a wake descriptor", errno) }
+        guard fd >= 0 else { throw DaemonError.system(function: "eventfd", subject: "a wake descriptor", errno: errno) }
         fileDescriptor = fd
     }
 

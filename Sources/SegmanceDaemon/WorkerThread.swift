@@ -32,7 +32,7 @@ public final class WorkerThread {
         }, box)
         guard result == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
-            throw DaemonError.system("pthread_create", "a worker thread", result)
+            throw DaemonError.system(function: "pthread_create", subject: "a worker thread", errno: result)
         }
         self.thread = thread
         if let name { pthread_setname_np(thread, name) }

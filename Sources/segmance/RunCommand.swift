@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let configuration = try DaemonConfiguration(parsing: try readFile(config), file: config)
         let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
-        var environment = Daemon.Environment(openAudio: Daemon.Audio.realtime)
+        var environment = Daemon.Environment(openAudio: RealtimeAudio.open)
         environment.variables = processEnvironment()
         environment.trimsStartup = true
         environment.setsControlPriority = true
