@@ -1,3 +1,4 @@
+import LinuxSystem
 import SegmanceAppliance
 
 /// The audio side in the loop: its wake (drained before what it reported is read, not
@@ -25,7 +26,7 @@ final class AudioSource: LoopSource {
     }
 
     func handle(ready: [Int32], now: Int64) {
-        for fd in ready { WakeDescriptor.drain(fd) }
+        for fd in ready { EventDescriptor.take(fd) }
         context.appliance.send(.clock(context.core(now)))
         context.appliance.pollAudio()
     }

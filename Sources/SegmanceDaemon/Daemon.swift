@@ -1,6 +1,6 @@
 import CharacterDisplay
 import Glibc
-import MonotonicTime
+import LinuxSystem
 import SegmanceBoard
 import SegmanceCore
 import SegmanceLibrary
@@ -65,7 +65,7 @@ public final class Daemon {
     private let context: LoopContext
     private let audio: DaemonAudio
     private let display: DisplayWorker
-    private let stopRequest: WakeDescriptor
+    private let stopRequest: EventDescriptor
     private let notifier: SystemdNotifier
     private let memory: MemoryGiveBack
     // The loop's sources, in the order each pass runs them.
@@ -88,8 +88,8 @@ public final class Daemon {
         self.environment = environment
         let log = environment.log
         self.log = log
-        let signals = try SignalDescriptor()
-        stopRequest = try WakeDescriptor()
+        let signals = try DaemonError.system { () throws(LinuxSystem.SystemError) in try SignalDescriptor() }
+        stopRequest = try DaemonError.system { () throws(LinuxSystem.SystemError) in try EventDescriptor() }
         notifier = SystemdNotifier(environment: environment.variables)
         let board = try DaemonError.wrapping(DaemonError.board) {
             try BoardInputs(profile: profile, file: configuration.board, paths: environment.paths, log: log)
@@ -172,7 +172,7 @@ public final class Daemon {
     public var state: PlayerState { context.appliance.state }
 
     /// Asks `run` to end as SIGTERM does. Safe from any thread.
-    public func stop() { stopRequest.wake() }
+    public func stop() { stopRequest.signal() }
 
     /// Runs until SIGTERM, SIGINT or `stop()`, then lets the audio drain and the display
     /// show its last frame.

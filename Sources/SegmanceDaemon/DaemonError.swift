@@ -1,10 +1,10 @@
-import Glibc
+import LinuxSystem
 
 /// Why the daemon could not start or stopped: which side failed, with the error underneath
 /// kept whole (a caller can match it), and its text as the error's own.
 public enum DaemonError: Error, CustomStringConvertible {
-    /// A system call failed: `function` on `subject`, with its errno.
-    case system(function: String, subject: String, errno: Int32)
+    /// A system call failed (a descriptor, a thread, `poll`).
+    case system(SystemError)
     /// The board's controls or display could not be opened (the profile's key, the devices present).
     case board(any Error)
     /// The audio side could not be opened or started.
@@ -16,18 +16,25 @@ public enum DaemonError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .system(let function, let subject, let code):
-            return "\(function) (\(subject)): \(String(cString: strerror(code)))"
-        case .board(let error), .audio(let error), .library(let error), .sticks(let error):
-            return "\(error)"
+        case .system(let error): "\(error)"
+        case .board(let error), .audio(let error), .library(let error), .sticks(let error): "\(error)"
         }
     }
 
-    /// The error underneath; nil for a system call's.
-    public var underlying: (any Error)? {
+    /// The error underneath.
+    public var underlying: any Error {
         switch self {
-        case .system: nil
+        case .system(let error): error
         case .board(let error), .audio(let error), .library(let error), .sticks(let error): error
+        }
+    }
+
+    /// Runs `body`, wrapping the system call's failure it throws.
+    static func system<T>(_ body: () throws(SystemError) -> T) throws(DaemonError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .system(error)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// One thing the daemon's loop waits on: the descriptors it brings, the time it must be
 /// looked at by, and what to do each pass.
@@ -47,7 +48,7 @@ final class DaemonLoop {
             updatePollSet()
             let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
             if ready < 0 && errno != EINTR {
-                throw DaemonError.system(function: "poll", subject: "\(pollSet.count) descriptors", errno: errno)
+                throw .system(SystemError("poll", subject: "\(pollSet.count) descriptors"))
             }
             now = clock()
             var readyBySource = [[Int32]](repeating: [], count: sources.count)

@@ -1,15 +1,16 @@
 import Glibc
+import LinuxSystem
 
 /// SIGTERM and SIGINT (through their `signalfd`) and `Daemon.stop()` (its wake): either
 /// ends the loop after the pass.
 final class TerminationSource: LoopSource {
     private let signals: SignalDescriptor
-    private let stopRequest: WakeDescriptor
+    private let stopRequest: EventDescriptor
     private let log: Log
     /// Told when the loop is to end.
     var stop: () -> Void = {}
 
-    init(signals: SignalDescriptor, stopRequest: WakeDescriptor, log: Log) {
+    init(signals: SignalDescriptor, stopRequest: EventDescriptor, log: Log) {
         self.signals = signals
         self.stopRequest = stopRequest
         self.log = log
@@ -27,7 +28,7 @@ final class TerminationSource: LoopSource {
             }
         }
         if ready.contains(stopRequest.fileDescriptor) {
-            stopRequest.clear()
+            stopRequest.take()
             stop()
         }
     }

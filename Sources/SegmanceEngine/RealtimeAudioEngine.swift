@@ -2,7 +2,7 @@ import ALSA
 import Atomics
 import CALSA
 import CLinuxSystem
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
 #if canImport(Glibc)

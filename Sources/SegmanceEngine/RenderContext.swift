@@ -1,6 +1,6 @@
 import ALSA
 import Atomics
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import ALSA
 import CALSA
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
 #if canImport(Glibc)

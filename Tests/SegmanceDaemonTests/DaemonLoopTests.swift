@@ -1,5 +1,6 @@
 import Glibc
 import LinuxInput
+import LinuxSystem
 import SegmanceLibrary
 import SegmanceMedia
 import SegmanceBoard
@@ -111,7 +112,7 @@ import Testing
     /// answered, and the loop goes back to waiting with none.
     @Test func withAStillScreenTheLoopWaitsWithNoTimeout() throws {
         let log = Transcript(), screen = Transcript(), polls = Transcript(), folders = TempDirs()
-        let audioWake = try WakeDescriptor()
+        let audioWake = try EventDescriptor()
         let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
                                          audio: RecordingAudioEngine(), folders: folders,
                                          audioWake: audioWake.fileDescriptor, polls: polls)
@@ -119,7 +120,7 @@ import Testing
         #expect(screen.wait { $0.contains("No routines") })
         #expect(polls.wait { $0 == "-1" })
         let count = polls.lines.count
-        audioWake.wake()
+        audioWake.signal()
         #expect(polls.wait { _ in polls.lines.count > count }, "the audio side's wake was not answered")
         #expect(running.stop())
         #expect(polls.lines.allSatisfy { $0 == "-1" }, "\(polls.lines)")
@@ -136,7 +137,7 @@ import Testing
         let library = try folders.make("library")
         #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
         let log = Transcript(), screen = Transcript()
-        let audioWake = try WakeDescriptor()
+        let audioWake = try EventDescriptor()
         let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
                                          audio: RecordingAudioEngine(), folders: folders, library: library,
                                          audioWake: audioWake.fileDescriptor)

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import SegmanceBoard
 import SegmanceLibrary
 import SegmanceTestSupport
@@ -80,12 +81,12 @@ import Testing
     /// engine's lines get theirs: what a normal start logs is info, an underrun a warning.
     @Test func theAudioSidesLinesKeepTheirPriority() throws {
         let folders = TempDirs()
-        let wake = try WakeDescriptor()
+        let wake = try EventDescriptor()
         let audio = StandInAudio(engine: RecordingAudioEngine(), wakeDescriptor: wake.fileDescriptor)
         let (running, log) = try Self.start(audio: audio, folders: folders)
         #expect(log.wait { $0.hasPrefix("<6>ready: ") })
         audio.report(.warning, "audio: underrun at output frame 4096 (1 so far); recovered")
-        wake.wake()
+        wake.signal()
         #expect(log.wait { $0 == "<4>audio: underrun at output frame 4096 (1 so far); recovered" }, "\(log.lines)")
         #expect(running.stop())
     }

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import LinuxInput
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore
@@ -91,15 +91,15 @@ final class FakeInputDirectory {
 }
 
 /// Runs a daemon on a thread of its own.
-final class DaemonThread: ThreadBody, @unchecked Sendable {
+final class DaemonThread: @unchecked Sendable {
     let daemon: Daemon
     let finished = DispatchSemaphore(value: 0)
     let error = Mutex<String?>(nil)
-    private var thread: WorkerThread?
+    private var thread: SystemThread?
 
     init(_ daemon: Daemon) throws {
         self.daemon = daemon
-        thread = try WorkerThread(self)
+        thread = try SystemThread(name: "test-daemon") { [self] in threadMain() }
     }
 
     func threadMain() {

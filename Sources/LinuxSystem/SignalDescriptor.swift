@@ -1,28 +1,29 @@
 import CLinuxSystem
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// Termination signals as a readable descriptor (`signalfd`), so the control loop sees
+/// Signals as a readable descriptor (`signalfd`, nonblocking, close-on-exec), so a loop sees
 /// SIGTERM in its one `poll` like any other input instead of in an async handler.
 ///
 /// The signals are blocked for the calling thread; make it before starting any other
 /// thread so every thread inherits the mask and the signal is left for the descriptor.
 public final class SignalDescriptor {
+    /// The descriptor to poll: readable while one of `signals` is pending.
     public let fileDescriptor: Int32
+    /// The signals it receives.
     public let signals: [Int32]
 
-    public init(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(DaemonError) {
+    /// Blocks `signals` for the calling thread and receives them on a new descriptor.
+    public init(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(SystemError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in signals { sigaddset(&mask, s) }
         let blocked = pthread_sigmask(SIG_BLOCK, &mask, nil)
-        guard blocked == 0 else {
-            throw DaemonError.system(function: "pthread_sigmask", subject: "signals \(signals)", errno: blocked)
+        guard blocked == 0 else { throw SystemError("pthread_sigmask", subject: "signals \(signals)", code: blocked) }
+        fileDescriptor = try syscall("signalfd", "signals \(signals)") {
+            signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         }
-        let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else {
-            throw DaemonError.system(function: "signalfd", subject: "signals \(signals)", errno: errno)
-        }
-        fileDescriptor = fd
         self.signals = signals
     }
 
@@ -32,7 +33,8 @@ public final class SignalDescriptor {
     public func take() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
-        while read(fileDescriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        let size = MemoryLayout<signalfd_siginfo>.size
+        while retryingEINTR({ read(fileDescriptor, &info, size) }) == size {
             received.append(Int32(info.ssi_signo))
         }
         return received
