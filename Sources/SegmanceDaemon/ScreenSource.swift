@@ -1,22 +1,18 @@
 import SegmanceAppliance
 import SegmanceScreen
 
-/// The LCD in the loop: after every pass the screen at the position heard now is posted to
-/// the LCD's thread with the screens that follow it while the music plays on; the loop
-/// wakes when the frame on screen changes by itself (a marquee step, a notice's end) or
-/// when the last screen handed ahead is due.
+/// The LCD in the loop: after every pass it posts the LCD's thread the plan of what the LCD
+/// shows when (`ScreenSchedule`: the screen at the position heard now, and the screens that
+/// follow while the music plays on, each with its time), and the loop wakes when the plan
+/// says to look again, not for each second and beat.
 final class ScreenSource: LoopSource {
     private let display: DisplayWorker
     private let audio: DaemonAudio
     private let context: LoopContext
     private let sampleRate: Int
-    /// The frame rendered last (it says when it changes: `expires`, `changesAtPosition`).
-    private var lastFrame: Frame?
-    /// The frames handed to the LCD's thread with it, each drawn there when due.
-    private var lastUpcoming: [(time: Int64, frame: Frame)] = []
+    /// The plan posted last, and what it was posted with.
+    private var last: ScreenSchedule.Plan?
 
-    /// How far ahead, at most, the loop hands the LCD's thread the screens to come.
-    static let upcomingNanoseconds: Int64 = 2_000_000_000
     /// Times of a screen to come that differ by no more than this are the same.
     static let upcomingSlackNanoseconds: Int64 = 2_000_000
 
@@ -28,40 +24,25 @@ final class ScreenSource: LoopSource {
     }
 
     func deadline(now: Int64) -> Int64? {
-        let screenChange = lastFrame?.expires.map(context.monotonic)
-        guard let position = positionDeadline(now: now) else { return screenChange }
-        return min(screenChange ?? position, position)
+        let planned = last?.lookAgain
+        guard let position = positionDeadline(now: now) else { return planned }
+        return min(planned ?? position, position)
     }
 
     func handle(ready: [Int32], now: Int64) { show() }
 
-    /// When, playing on, the frame on screen changes with the position: the clock's next
-    /// second, or the frame's own next change (a beat, a cue); nil when not playing.
-    ///
-    /// Where the audio side can say what is heard now (its device clock and play history),
-    /// the loop times this itself (`Appliance.nextHeardChange`), and the frame it draws
-    /// then is drawn at the position heard (`show`): the render thread is not woken for it,
-    /// and refills only as the buffer needs. Otherwise, an audio side that can watch its
-    /// position is asked to wake the loop there (nil then, unless the position is there
-    /// already); else the loop looks again from the position last read, which may be a
-    /// render wake old.
+    /// Where the plan has no heard clock while the music plays (an audio side that cannot
+    /// say what is heard), the time the screen changes with the position the audio side
+    /// reports: an audio side that can watch its position is asked to wake the loop there
+    /// (nil then, unless the position is there already); else the loop looks again from the
+    /// position last read, which may be a render wake old.
     private func positionDeadline(now: Int64) -> Int64? {
         let appliance = context.appliance
-        guard case .playing = appliance.state.transport else {
+        guard case .playing = appliance.state.transport, last?.heard == false else {
             _ = audio.watchPosition(reaching: nil)
             return nil
         }
-        // The LCD's thread draws the screens handed to it; the loop looks again when the
-        // last of them is due.
-        if let last = lastUpcoming.last, last.time > now {
-            _ = audio.watchPosition(reaching: nil)
-            return last.time
-        }
-        if let due = appliance.nextHeardChange(after: now, shown: lastFrame) {
-            _ = audio.watchPosition(reaching: nil)
-            return due
-        }
-        let target = appliance.nextScreenChange(after: appliance.state.position, shown: lastFrame)
+        let target = appliance.nextScreenChange(after: appliance.state.position, shown: last?.frame)
         // Set again on every pass (one atomic store): a watch a stale position of another
         // part used up is armed again.
         if audio.watchPosition(reaching: target) {
@@ -75,29 +56,20 @@ final class ScreenSource: LoopSource {
         return now + max(wait, Daemon.positionRecheckNanoseconds)
     }
 
-    /// Draws the screen at the position heard now, and hands the LCD's thread the screens
-    /// that follow it while the music plays on (`Appliance.upcomingFrames`, up to
-    /// `upcomingNanoseconds` ahead and before the frame expires by itself), so that the loop
-    /// wakes for the last of them, not for each second and beat.
+    /// Posts the plan at this instant unless the LCD's thread shows and will show the same.
     func show() {
         let now = context.clock()
-        let appliance = context.appliance
-        let frame = appliance.frame(at: now)
-        let horizon = min(now + Self.upcomingNanoseconds, frame.expires.map(context.monotonic) ?? .max)
-        let upcoming = appliance.upcomingFrames(after: now, until: horizon, shown: frame)
+        let plan = context.appliance.screenPlan(at: now, clockOrigin: context.clockOrigin)
         // Kept even when it shows the same cells: its times are the newer ones.
-        defer {
-            lastFrame = frame
-            lastUpcoming = upcoming
-        }
+        defer { last = plan }
         // What the LCD's thread shows now, and will show, from what was handed to it last.
-        let handedLast = lastUpcoming.filter { $0.time > now }
-        let showing = lastUpcoming.last(where: { $0.time <= now })?.frame ?? lastFrame
-        let sameUpcoming = handedLast.count == upcoming.count
-            && zip(handedLast, upcoming).allSatisfy {
+        let handedLast = last?.upcoming.filter { $0.time > now } ?? []
+        let showing = last?.upcoming.last(where: { $0.time <= now })?.frame ?? last?.frame
+        let sameUpcoming = handedLast.count == plan.upcoming.count
+            && zip(handedLast, plan.upcoming).allSatisfy {
                 $0.frame == $1.frame && abs($0.time - $1.time) <= Self.upcomingSlackNanoseconds
             }
-        guard frame != showing || !sameUpcoming else { return }
-        display.post(frame == showing ? nil : frame, upcoming: upcoming)
+        guard plan.frame != showing || !sameUpcoming else { return }
+        display.post(plan.frame == showing ? nil : plan.frame, upcoming: plan.upcoming)
     }
 }
