@@ -82,8 +82,9 @@ import Glibc
         let err = dir + "/stderr.txt"
         #expect(waitFor(try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: err)) != 0)
         let text = try String(contentsOfFile: err, encoding: .utf8)
-        #expect(text.contains("\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO "
-                              + "priority 1...99, not 200"), "\(text)")
+        // One line, at error priority for journald.
+        #expect(text == "<3>\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO "
+                              + "priority 1...99, not 200\n", "\(text)")
     }
 }
 
