@@ -120,7 +120,7 @@ let package = Package(
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
-            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
+            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "SegmanceLibrary",
             "SegmanceEngine", "LinuxSystem", "StickTransfer",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
@@ -176,8 +176,8 @@ let package = Package(
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
-            "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "StickTransfer", "SegmanceStick", "SegmanceTestSupport", "LinuxSystem",
+            "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "SegmanceControls",
+            "LinuxInput", "SegmanceLibrary", "StickTransfer", "SegmanceStick", "SegmanceTestSupport", "LinuxSystem",
             "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [

@@ -27,7 +27,7 @@ extension Appliance {
         do throws(SystemError) {
             try spool.clear()
         } catch {
-            log("save to stick: \(error)")
+            warn("save to stick: \(error)")
             send(.notice(Notice(.problem, ExportFailure.failed("").lcd)))
             return
         }
@@ -37,7 +37,7 @@ extension Appliance {
         do throws(SystemError) {
             try spool.request(device: device, id: id)
         } catch {
-            log("save to stick: \(error)")
+            warn("save to stick: \(error)")
             send(.notice(Notice(.problem, ExportFailure.failed("").lcd)))
             return
         }
@@ -63,14 +63,14 @@ extension Appliance {
         guard let result = spool.result(id: pending.id) else {
             guard state.now >= pending.deadline else { return }
             pendingStickSave = nil
-            log("save to stick: no answer from the mount helper (segmance-stick-save.path) in "
+            warn("save to stick: no answer from the mount helper (segmance-stick-save.path) in "
                 + "\(Self.stickSaveTimeoutNanoseconds / 1_000_000_000) s: not saved")
             send(.notice(Notice(.problem, ExportFailure.failed("").lcd)))
             return
         }
         pendingStickSave = nil
         if let failure = result.failure {
-            log("save to stick: not saved: \(failure)")
+            warn("save to stick: not saved: \(failure)")
             send(.notice(Notice(.problem, failure.lcd)))
         } else {
             log("save to stick: written to the stick: \(result.folders.joined(separator: ", "))")
@@ -86,7 +86,7 @@ extension Appliance {
             let changed = try library.storedRoutines().filter(\.changedOnBox).map(\.routine.title)
             titles = changed.isEmpty ? (state.routine.map { [$0.title] } ?? []) : changed
         } catch {
-            log("save to stick: \(error)")
+            warn("save to stick: \(error)")
             send(.notice(Notice(.problem, ExportFailure.failed("").lcd)))
             return nil
         }
@@ -100,7 +100,7 @@ extension Appliance {
                 let folder = try exporter.export(titled: title, into: root)
                 log("save to stick: \"\(title)\" written to \(root)/\(folder)")
             } catch {
-                log("save to stick: \"\(title)\" not saved to \(root): \(error)")
+                warn("save to stick: \"\(title)\" not saved to \(root): \(error)")
                 if onCard, case .full = error {
                     send(.notice(Notice(.problem, ["Card full:", "not saved"])))
                 } else {

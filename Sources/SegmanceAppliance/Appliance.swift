@@ -79,6 +79,8 @@ public final class Appliance {
     public var logsSaves = false
     /// Where lines of error priority go (the daemon marks them for journald); `log` when nil.
     public var logError: ((String) -> Void)?
+    /// Where lines of warning priority go (a refused stick, a file problem); `log` when nil.
+    public var logWarning: ((String) -> Void)?
     /// Saves that failed (the card full, a write error), the newest of each kind and target,
     /// in the order they were asked for: retried every `saveRetryNanoseconds` and before the
     /// next save, until they land. What was saved before each stays on the card.
@@ -116,128 +118,54 @@ public final class Appliance {
         Screen.render(state, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
     }
 
+    /// What the LCD shows when (`ScreenSchedule`): drawn as this appliance's display is, on
+    /// the audio side's heard clock, whose time `clockOrigin` is the core's 0.
+    public func screenSchedule(clockOrigin: Int64 = 0) -> ScreenSchedule {
+        ScreenSchedule(columns: configuration.columns, rows: configuration.rows, rom: configuration.rom,
+                       part: partsStarted, clockOrigin: clockOrigin) { [audio] in audio.heard(at: $0) }
+    }
+
+    /// The screen now and those to come at `instant`, and when to look again
+    /// (`ScreenSchedule.plan`).
+    public func screenPlan(at instant: Int64, clockOrigin: Int64 = 0) -> ScreenSchedule.Plan {
+        screenSchedule(clockOrigin: clockOrigin).plan(state, at: instant)
+    }
+
     /// The screen at `instant` (the audio side's clock: CLOCK_MONOTONIC ns on the board):
     /// while the music plays, drawn at the position heard then (`heardPosition(at:)`), so
     /// the clock and the beat change on the LCD as they sound, not when the audio side last
     /// reported (with a deep buffer, a refill a few times a second). Otherwise `frame`.
     public func frame(at instant: Int64) -> Frame {
-        guard let heard = heardPosition(at: instant) else { return frame }
-        var shown = state
-        shown.position = heard
-        return Screen.render(shown, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
+        screenSchedule().frame(state, at: instant)
     }
 
     /// The source frame of the part playing that sounded at `instant`, from the audio side's
     /// clock and play history; nil unless the music plays and that frame is of the part the
     /// core is on (counting in, paused, or a part not heard yet: the core's position stands).
     public func heardPosition(at instant: Int64) -> FramePosition? {
-        heardNow(at: instant).map { $0.position }
+        screenSchedule().heardPosition(state, at: instant)
     }
 
-    /// How long after the time a change is due to be heard it is looked at: past the audio
-    /// side's clock error (under 1 ms at p99, `segmance-bench marks`).
-    public static let heardMarginNanoseconds: Int64 = 1_000_000
-    /// How soon to look again while a command sent is not heard yet (it is within the
-    /// audio side's guard or a period).
-    public static let commandHeardRecheckNanoseconds: Int64 = 5_000_000
-    /// How soon to look again at a screen whose change is behind the position heard.
-    public static let behindRecheckNanoseconds: Int64 = 20_000_000
-
-    /// When, after `instant`, the screen drawn as heard (`frame(at:)`) next changes with the
-    /// position: the clock's next second, or `shown`'s own next change (a beat, a cue),
-    /// heard at the part's speed. A jump before it that the audio side has already rendered
-    /// (a loop's wrap, a seek, the next part) is found in its play history, and the
-    /// time it is heard returned instead; while a command sent is not yet heard, a few
-    /// milliseconds. Nil where nothing is heard (`heardPosition(at:)`).
+    /// When, after `instant`, the screen drawn as heard next changes with the position
+    /// (`ScreenSchedule.nextChange`); nil where nothing is heard.
     public func nextHeardChange(after instant: Int64, shown: Frame?) -> Int64? {
-        guard let now = heardNow(at: instant) else { return nil }
-        let rate = max(1, state.sampleRate)
-        let frames = nextScreenChange(after: now.position, shown: shown) - now.position
-        let speed = Int64(max(1, state.speedPercent))
-        // A change behind the position heard (none is drawn so) must not spin the loop.
-        var due = frames > 0 ? instant + frames * 1_000_000_000 * 100 / (rate * speed) + Self.heardMarginNanoseconds
-                             : instant + Self.behindRecheckNanoseconds
-        if now.epoch != state.epoch { due = min(due, instant + Self.commandHeardRecheckNanoseconds) }
-        // Monotonic from `now` up to the time: no jump in between.
-        func jumped(at time: Int64) -> Bool {
-            guard let later = audio.heard(at: time) else { return false }
-            return later.part != now.part || later.epoch != now.epoch || later.sourceFrame < now.frame
-        }
-        // The first time in (from, to] where `holds` does (it holds from there on), to the
-        // margin; `to` when it holds only there.
-        func firstTime(from: Int64, to: Int64, where holds: (Int64) -> Bool) -> Int64 {
-            var low = from, high = to
-            while high - low > Self.heardMarginNanoseconds {
-                let middle = low + (high - low) / 2
-                if holds(middle) { high = middle } else { low = middle }
-            }
-            return high
-        }
-        // The play history ends at what the audio side has rendered: look as far as that.
-        var probe = due
-        if audio.heard(at: probe) == nil {
-            probe = firstTime(from: instant, to: due) { audio.heard(at: $0) == nil } - Self.heardMarginNanoseconds
-            probe = max(probe, instant)
-        }
-        guard jumped(at: probe) else { return due }
-        return firstTime(from: instant, to: probe, where: jumped) + Self.heardMarginNanoseconds
+        let schedule = screenSchedule()
+        guard let now = schedule.heardNow(state, at: instant) else { return nil }
+        return schedule.nextChange(state, now, at: instant, shown: shown)
     }
 
     /// The screens the LCD will show after `instant` while nothing is sent, each with the
-    /// time it is due (the clock's next second, a beat, a cue, as `nextHeardChange` times
-    /// them), before `until`: so that the LCD's own thread can draw them on time while the
-    /// control loop sleeps. Extrapolated from the position heard at `instant` at the part's
-    /// speed, so only where nothing can jump: not while a command sent is still unheard,
-    /// and never at or past the loop's end or the part's (the wrap or the next part is
-    /// heard first, and the loop draws it). Empty where nothing is heard.
+    /// time it is due, before `until` (`ScreenSchedule.upcoming`); empty where nothing is heard.
     public func upcomingFrames(after instant: Int64, until: Int64, shown: Frame) -> [(time: Int64, frame: Frame)] {
-        guard let now = heardNow(at: instant), now.epoch == state.epoch, let part = state.part else { return [] }
-        let rate = max(1, state.sampleRate)
-        let speed = Int64(max(1, state.speedPercent))
-        var end = part.length
-        switch state.loop {
-        case .part: break
-        // Heard at or past B: the wrap comes as soon as the loop is rendered.
-        case .ab(let loop): end = now.position < loop.b ? loop.b : now.position
-        case .off, .markedA: break
-        }
-        // Frames heard `nanoseconds` after `instant`, and back (rounded so a time made from
-        // a frame maps back to it or after it).
-        func frames(_ nanoseconds: Int64) -> Int64 { nanoseconds * rate * speed / 100 / 1_000_000_000 }
-        func nanoseconds(_ frames: Int64) -> Int64 { (frames * 1_000_000_000 * 100 + rate * speed - 1) / (rate * speed) }
-        var upcoming: [(time: Int64, frame: Frame)] = []
-        var last = shown
-        var position = now.position
-        var shownState = state
-        while upcoming.count < Self.upcomingLimit {
-            let change = nextScreenChange(after: position, shown: last)
-            guard change > position, change < end else { break }
-            let time = instant + nanoseconds(change - now.position) + Self.heardMarginNanoseconds
-            guard time < until else { break }
-            position = min(now.position + frames(time - instant), end - 1)
-            shownState.position = position
-            let frame = Screen.render(shownState, columns: configuration.columns, rows: configuration.rows, rom: configuration.rom)
-            upcoming.append((time, frame))
-            last = frame
-        }
-        return upcoming
+        let schedule = screenSchedule()
+        guard let now = schedule.heardNow(state, at: instant) else { return [] }
+        return schedule.upcoming(state, now, at: instant, until: until, shown: shown)
     }
-
-    /// At most this many screens are handed ahead (`upcomingFrames`).
-    public static let upcomingLimit = 8
 
     /// The position at which the screen drawn at `position` next changes with it: the
     /// clock's next second, or `shown`'s own next change (a beat, a cue), whichever first.
     public func nextScreenChange(after position: FramePosition, shown: Frame?) -> FramePosition {
-        let rate = max(1, state.sampleRate)
-        let second = (max(0, position) / rate + 1) * rate
-        return min(shown?.changesAtPosition ?? second, second)
-    }
-
-    private func heardNow(at instant: Int64) -> (position: FramePosition, frame: Int64, epoch: UInt32, part: UInt32)? {
-        guard case .playing = state.transport, let heard = audio.heard(at: instant), heard.advancing,
-              heard.part == partsStarted, let part = state.part else { return nil }
-        return (min(max(0, heard.sourceFrame), part.length), heard.sourceFrame, heard.epoch, heard.part)
+        ScreenSchedule.nextScreenChange(state, after: position, shown: shown)
     }
 
     /// The earliest time the controls have something pending (long press, double-press window).
@@ -316,14 +244,24 @@ public final class Appliance {
     }
 
     private func deliver(_ timed: [TimedEvent]) {
-        for t in timed { control(t.event, at: controls.instant(of: t)) }
+        take(timed.map { TimedEvent($0.event, at: controls.instant(of: $0)) })
     }
 
-    /// A control event that acted at `instant` (in the inputs' time base: the edge's
-    /// kernel timestamp, the twin's virtual time): `hear`, then the event.
+    /// Events from the drivers, each stamped with the instant it acted (in the inputs' time
+    /// base: the kernel timestamp of a press's down edge or of a detent, the twin's virtual
+    /// time), in order: for each, the frame heard then (`hear`), `willSend` told of the
+    /// event and that frame (nil: none), then the event.
+    public func take(_ events: [TimedEvent], willSend: (TimedEvent, FramePosition?) -> Void = { _, _ in }) {
+        for timed in events {
+            let heard = hear(timed.event, at: timed.timestamp)
+            willSend(timed, heard)
+            send(timed.event)
+        }
+    }
+
+    /// A control event that acted at `instant`: `take` of that one event.
     public func control(_ event: Event, at instant: Int64) {
-        hear(event, at: instant)
-        send(event)
+        take([TimedEvent(event, at: instant)])
     }
 
     /// Before a control event that acted at `instant`: while audio plays, the core learns
@@ -379,15 +317,15 @@ public final class Appliance {
         stickIn = path
         stickLabels[path] = label
         let scan = StickScanner().scan(path, label: label)
-        for problem in scan.problems { log("stick \(path): \(problem)") }
+        for problem in scan.problems { warn("stick \(path): \(problem)") }
         // Offered: what the import will bring in, not every folder that looks like a routine.
         let routines = scan.routines.filter(RoutineBuilder.promisesParts)
         let refused = scan.routines.filter { $0.manifest != nil && !RoutineBuilder.promisesParts($0) && $0.hasMusic }
         for routine in refused {
-            log("stick \(path): \(routine.relative.isEmpty ? "." : routine.relative): its routine.toml has problems"
+            warn("stick \(path): \(routine.relative.isEmpty ? "." : routine.relative): its routine.toml has problems"
                 + " (segmance stick check names them): not offered")
         }
-        if routines.isEmpty && refused.isEmpty { log("stick \(path): no music: \(StickScanner.lookedFor)") }
+        if routines.isEmpty && refused.isEmpty { warn("stick \(path): no music: \(StickScanner.lookedFor)") }
         send(.stickInserted(StickOffer(path: path, routines: routines.count, refused: refused.count)))
     }
 
@@ -424,7 +362,7 @@ public final class Appliance {
     /// helper's sentence, the LCD names the problem.
     public func sticksRefused(_ refusals: [StickRefusal]) {
         for refusal in refusals {
-            log("stick: \(refusal.message)")
+            warn("stick: \(refusal.message)")
             send(.stickRefused(refusal))
         }
     }
@@ -440,7 +378,7 @@ public final class Appliance {
             case .progress(let progress):
                 send(.importProgress(progress))
             case .problem(let problem):
-                log("import: \(problem)")
+                warn("import: \(problem)")
                 send(.problemFound(FileProblem(file: problem.path, reason: problem.reason)))
             case .note(let note):
                 log("import: note: \(note)")
@@ -449,7 +387,7 @@ public final class Appliance {
                     + (outcome == .addedBeside ? " (a different routine has its title)" : ""))
                 if outcome != .unchanged { reloadRoutines() }
             case .routineFailed(let title, let reason):
-                log("import: \(title) not imported: \(reason)")
+                warn("import: \(title) not imported: \(reason)")
             case .finished(let summary):
                 send(.importFinished(summary))
             }
@@ -484,7 +422,7 @@ public final class Appliance {
             }
         }
         guard let resolved else {
-            log("audio for \(command) is not available: \(failure.map { "\($0)" } ?? "?")")
+            warn("audio for \(command) is not available: \(failure.map { "\($0)" } ?? "?")")
             return
         }
         switch command {
@@ -524,6 +462,9 @@ public final class Appliance {
     }
 
     /// Logs `line`, or keeps it for `log` when that is not set yet (at boot).
+    /// A line of warning priority.
+    func warn(_ line: String) { (logWarning ?? log)(line) }
+
     private func note(_ line: String) {
         if bootLog != nil { bootLog?.append(line) } else { log(line) }
     }

@@ -69,7 +69,7 @@ enum DaemonBenchmark {
         }
         let presser = PedalPresser(fifo: fifo)
         let lock = option("lock", "1") != "0"
-        var environment = Daemon.Environment { try Daemon.Audio.realtime($0, priority: $1, lockMemory: lock) }
+        var environment = Daemon.Environment { try RealtimeAudio($0, priority: $1, lockMemory: lock) }
         environment.trimsStartup = option("trim", "1") != "0"
         environment.setsControlPriority = true
         environment.paths.inputDevices = inputs
@@ -108,7 +108,7 @@ enum DaemonBenchmark {
         mkdir(stick, 0o755)
         mkdir(stick + "/Bench", 0o755)
         guard link(audio, stick + "/Bench/part.wav") == 0 else {
-            throw DaemonError("link \(audio): \(SystemError.text(errno))")
+            throw MarkBenchmark.BenchError("link \(audio): \(SystemError.text(errno))")
         }
         let manifest = """
             title = "Bench"
@@ -118,12 +118,14 @@ enum DaemonBenchmark {
             file = "part.wav"
             loop = { a = "0:10", b = "0:18" }
             """
-        guard let f = fopen(stick + "/Bench/routine.toml", "w") else { throw DaemonError("cannot write the manifest") }
+        guard let f = fopen(stick + "/Bench/routine.toml", "w") else {
+            throw MarkBenchmark.BenchError("cannot write the manifest")
+        }
         fputs(manifest, f)
         fclose(f)
         let opened = try Library(directory: library, sampleRate: EngineBenchmarks.rate)
         let summary = Importer(library: opened).run(stick) { _ in }
-        guard summary.added == 1 else { throw DaemonError("the bench stick did not import: \(summary)") }
+        guard summary.added == 1 else { throw MarkBenchmark.BenchError("the bench stick did not import: \(summary)") }
         try opened.apply(.settings(Settings(countdown: 3, countdownBeforeRepeat: true, volume: 100)))
     }
 }

@@ -47,7 +47,7 @@ public final class BoardInputs {
             let chips = scan.chips.map {
                 ChipDescription(path: $0.path, name: $0.name, label: $0.label, lineNames: $0.lines.map(\.name))
             }
-            for failure in scan.failures { log("gpio: \(failure)") }
+            for failure in scan.failures { log.warning("gpio: \(failure)") }
             let resolved = try profile.resolveGPIO(on: chips, file: file)
             offsets = resolved.offsets
             let chip = try GPIOChip(path: resolved.chip.path, devDirectory: paths.devices)
@@ -57,7 +57,7 @@ public final class BoardInputs {
                                               activeLow: config.activeLow)
             gpio = try GPIOEdgeSource(request: request,
                                       ids: Dictionary(uniqueKeysWithValues: lineOffsets.map { ($0, Int($0)) }))
-            log("gpio: \(lineOffsets.count) lines on \(resolved.chip.name) [\(resolved.chip.label)]")
+            log.info("gpio: \(lineOffsets.count) lines on \(resolved.chip.name) [\(resolved.chip.label)]")
         } else {
             gpio = nil
         }
@@ -79,7 +79,7 @@ public final class BoardInputs {
     }
 
     /// The devices already present, as events (none yet: presses come later). Call once.
-    public func start(now: Int64) -> [Event] {
+    public func start(now: Int64) -> [TimedEvent] {
         guard let watcher else { return [] }
         return apply(watcher.scan(), now: now)
     }
@@ -104,15 +104,15 @@ public final class BoardInputs {
     /// window): the loop must wake then even if nothing else happens.
     public var nextDeadline: Int64? { inputs.controls.nextDeadline }
 
-    /// Reads what `source` has and returns the events it makes.
-    public func read(_ source: Source, now: Int64) -> [Event] {
+    /// Reads what `source` has and returns the events it makes, each with the instant it acted.
+    public func read(_ source: Source, now: Int64) -> [TimedEvent] {
         switch source {
         case .gpio:
             guard let gpio else { return [] }
             do {
                 return inputs.gpio(try gpio.readPending())
             } catch {
-                log("gpio: \(error)")
+                log.warning("gpio: \(error)")
                 return []
             }
         case .deviceWatcher:
@@ -120,7 +120,7 @@ public final class BoardInputs {
             do {
                 return apply(try watcher.readChanges(), now: now)
             } catch {
-                log("input: \(error)")
+                log.warning("input: \(error)")
                 return []
             }
         case .device(let path):
@@ -129,7 +129,7 @@ public final class BoardInputs {
                 return inputs.evdev(path, try device.readEvents())
             } catch {
                 // Unplugged between the watcher's notice and this read: drop it now.
-                log("input: \(path): \(error); dropping it")
+                log.warning("input: \(path): \(error); dropping it")
                 devices[path] = nil
                 return inputs.removeDevice(path, at: now)
             }
@@ -137,15 +137,10 @@ public final class BoardInputs {
     }
 
     /// Lets pending gestures resolve at `now`.
-    public func advance(to now: Int64) -> [Event] { inputs.advance(to: now) }
+    public func advance(to now: Int64) -> [TimedEvent] { inputs.advance(to: now) }
 
-    /// The instant (CLOCK_MONOTONIC ns: the kernel timestamp of the press's edge, of the
-    /// detent) of each event the last call that read inputs returned, in order
-    /// (`DriverInputs.lastInstants`); fewer when the call made events from several reads.
-    public var lastInstants: [Int64] { inputs.lastInstants }
-
-    private func apply(_ changes: [InputDeviceChange], now: Int64) -> [Event] {
-        var events: [Event] = []
+    private func apply(_ changes: [InputDeviceChange], now: Int64) -> [TimedEvent] {
+        var events: [TimedEvent] = []
         for change in changes {
             switch change {
             case .appeared(let found):
@@ -153,16 +148,16 @@ public final class BoardInputs {
                 do {
                     let device = try EvdevDevice(path: found.path)
                     // A keyboard-like pedal must not also type into the console.
-                    do { try device.grab() } catch { log("input: \(found.path): \(error); using it ungrabbed") }
+                    do { try device.grab() } catch { log.warning("input: \(found.path): \(error); using it ungrabbed") }
                     try inputs.addDevice(found.path, keyMap: map)
                     devices[found.path] = device
-                    log("input: \"\(found.name)\" at \(found.path)")
+                    log.info("input: \"\(found.name)\" at \(found.path)")
                 } catch {
-                    log("input: \"\(found.name)\" at \(found.path): \(error)")
+                    log.warning("input: \"\(found.name)\" at \(found.path): \(error)")
                 }
             case .disappeared(let gone):
                 guard devices.removeValue(forKey: gone.path) != nil else { continue }
-                log("input: \"\(gone.name)\" at \(gone.path) is gone")
+                log.notice("input: \"\(gone.name)\" at \(gone.path) is gone")
                 events += inputs.removeDevice(gone.path, at: now)
             }
         }

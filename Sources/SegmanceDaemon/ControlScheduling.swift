@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// The control loop's scheduling (`DaemonConfiguration.controlPriority`).
 public enum ControlScheduling {
@@ -14,7 +15,7 @@ public enum ControlScheduling {
         // pid 0: the calling thread, not the process.
         guard sched_setscheduler(0, SCHED_FIFO | resetOnFork, &parameter) == 0 else {
             return "control loop: SCHED_FIFO priority \(priority) not permitted (sched_setscheduler: "
-                + "\(String(cString: strerror(errno)))); it runs at normal priority"
+                + "\(SystemError.text(errno))); it runs at normal priority"
         }
         return "control loop: SCHED_FIFO priority \(priority) (what it starts runs at normal priority)"
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// ~0.1 ms at 100 kHz); on the control loop that would delay the next button's command to
 /// the audio side by as much. The loop only posts the newest frame; frames the display had
 /// no time for are skipped, never queued.
-public final class DisplayWorker: ThreadBody, @unchecked Sendable {
+public final class DisplayWorker: @unchecked Sendable {
     private struct Mailbox {
         var posted = false
         var frame: Frame?
@@ -19,8 +19,8 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
 
     private let display: ResilientDisplay
     private let mailbox = Mutex(Mailbox())
-    private let wake: WakeDescriptor
-    private var thread: WorkerThread?
+    private let wake: EventDescriptor
+    private var thread: SystemThread?
     private let clock: @Sendable () -> Int64
     private let willPoll: (@Sendable (Int64) -> Void)?
 
@@ -33,12 +33,14 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
         self.display = display
         self.clock = clock
         self.willPoll = willPoll
-        wake = try WakeDescriptor()
+        wake = try DaemonError.system { () throws(SystemError) in try EventDescriptor() }
     }
 
     /// Starts the drawing thread.
     public func start() throws(DaemonError) {
-        thread = try WorkerThread(self, name: "segmance-lcd")
+        thread = try DaemonError.system { () throws(SystemError) in
+            try SystemThread(name: "segmance-lcd") { [self] in threadMain() }
+        }
     }
 
     /// Puts the drawing thread in SCHED_FIFO at `priority` (just below the control loop's):
@@ -47,16 +49,19 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
     /// until the wrap is heard) is not skipped. Returns the line to log.
     public func raisePriority(_ priority: Int) -> String {
         guard let thread else { return "LCD thread: not started" }
-        let result = thread.makeRealtime(priority: Int32(priority))
-        guard result == 0 else {
-            return "LCD thread: SCHED_FIFO priority \(priority) not permitted (pthread_setschedparam: "
-                + "\(String(cString: strerror(result)))); it runs at normal priority"
+        do {
+            try thread.setScheduling(.fifo(Int32(priority)))
+        } catch {
+            return "LCD thread: SCHED_FIFO priority \(priority) not permitted (\(error.function): "
+                + "\(error.message)); it runs at normal priority"
         }
         return "LCD thread: SCHED_FIFO priority \(priority)"
     }
 
     /// The drawing thread's policy and priority; nil before `start`.
-    public var scheduling: (policy: Int32, priority: Int32)? { thread?.scheduling }
+    public var scheduling: (policy: Int32, priority: Int32)? {
+        thread?.scheduling.map { ($0.policy, $0.priority) }
+    }
 
     /// Hands over the newest frame (nil: the screen stays as it is, or shows the frame
     /// handed before and not drawn yet), and the frames due after it (in order of their
@@ -69,24 +74,24 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
             box.upcoming = upcoming
         }
         // Always woken: the frames handed must be taken now, whatever the thread is waiting for.
-        wake.wake()
+        wake.signal()
     }
 
     /// Wakes the drawing thread to read its clock again, with nothing posted: for a clock
     /// that is not the monotonic one (a test's virtual clock, moved).
     func clockMoved() {
-        wake.wake()
+        wake.signal()
     }
 
     /// Draws what was posted last, then ends the thread.
     public func stop() {
         mailbox.withLock { $0.stopping = true }
-        wake.wake()
+        wake.signal()
         thread?.join()
         thread = nil
     }
 
-    public func threadMain() {
+    private func threadMain() {
         var upcoming: [(time: Int64, frame: Frame)] = []
         var next = 0
         while true {
@@ -99,7 +104,7 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
             willPoll?(timeout)
             var fds = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&fds, 1, timeout < 0 ? -1 : Int32(clamping: (timeout + 999_999) / 1_000_000))
-            if fds.revents != 0 { wake.clear() }
+            if fds.revents != 0 { wake.take() }
             let (posted, frame, handed, stopping) = mailbox.withLock { box in
                 defer {
                     box.posted = false
@@ -116,7 +121,9 @@ public final class DisplayWorker: ThreadBody, @unchecked Sendable {
                 // as shown, and its post (nothing new to draw now) may come before this
                 // thread's timer for it (the box's LCD went from 0:03 to 0:05).
                 if frame == nil, next < upcoming.count, upcoming[next].time - Self.earlyNanoseconds <= now {
-                    while next + 1 < upcoming.count, upcoming[next + 1].time - Self.earlyNanoseconds <= now { next += 1 }
+                    while next + 1 < upcoming.count, upcoming[next + 1].time - Self.earlyNanoseconds <= now {
+                        next += 1
+                    }
                     display.show(upcoming[next].frame, now: now)
                     drawn = true
                 }

@@ -1,5 +1,5 @@
-import CLinuxSystem
 import Glibc
+import LinuxSystem
 
 /// Gives back the memory start-up touched once the daemon is ready.
 ///
@@ -145,8 +145,9 @@ public enum ResidentSet {
     }
 
     /// Drops start-up's pages as described above; returns how many bytes of mappings
-    /// were trimmed, and the mappings (for a snapshot that runs no parsing code). `lockOnFault` re-arms `mlockall(MCL_CURRENT |
-    /// MCL_FUTURE | MCL_ONFAULT)` afterwards (when the engine locked memory).
+    /// were trimmed, and the mappings (for a snapshot that runs no parsing code).
+    /// `lockOnFault` re-arms `mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)` afterwards
+    /// (when the engine locked memory).
     @discardableResult
     public static func trim(lockOnFault: Bool) -> (bytes: Int, mappings: Mappings) {
         // Parsed before anything is dropped: the parsing code goes with the rest.
@@ -155,7 +156,7 @@ public enum ResidentSet {
         for m in mappings.ranges {
             bytes += drop(m)
         }
-        if lockOnFault { _ = mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) }
+        if lockOnFault { try? MemoryLock.lockAll(future: true, onFault: true) }
         return (bytes, mappings)
     }
 
@@ -164,19 +165,19 @@ public enum ResidentSet {
         var ranges: [Range<UInt>]
 
         static func now() -> Mappings {
-            guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else { return Mappings(ranges: []) }
+            guard let smaps = readProcFile("/proc/self/smaps"), let program = executablePath() else {
+                return Mappings(ranges: [])
+            }
             return Mappings(ranges: trimmable(smaps, program: program).map { $0.start..<$0.end })
         }
 
         /// Which of their pages are present now (nil when /proc cannot say). Runs nothing
         /// but reads of /proc/self/pagemap, so the snapshot holds no code of its own making.
         public func snapshot() -> Snapshot? {
-            let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
+            guard let pagemap = try? PageMap() else { return nil }
             var snapshot = Snapshot()
             for range in ranges {
-                guard let bits = presentPages(fd, range) else { return nil }
+                guard let bits = pagemap.present(range) else { return nil }
                 snapshot.mappings.append((range, bits))
             }
             return snapshot
@@ -207,27 +208,28 @@ public enum ResidentSet {
     @discardableResult
     public static func trim(keeping snapshot: Snapshot, lockOnFault: Bool) -> (bytes: Int, kept: Snapshot) {
         let mappings = Mappings.now()
-        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return (0, snapshot) }
-        defer { close(fd) }
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        guard let pagemap = try? PageMap() else { return (0, snapshot) }
+        let page = PageMap.pageSize
         var readings: [(range: Range<UInt>, bits: [UInt64])] = []
         for m in mappings.ranges {
-            if let now = presentPages(fd, m) { readings.append((m, now)) }
+            if let now = pagemap.present(m) { readings.append((m, now)) }
         }
         var bytes = 0
         var kept = Snapshot()
         for (m, now) in readings {
             let pages = Int((m.upperBound - m.lowerBound) / page)
-            let runs = newRuns(now: now, pages: pages) { snapshot.contains(m.lowerBound + UInt($0) * page, pageSize: page) }
+            let runs = newRuns(now: now, pages: pages) {
+                snapshot.contains(m.lowerBound + UInt($0) * page, pageSize: page)
+            }
             var left = now
             for run in runs {
-                bytes += drop((m.lowerBound + UInt(run.lowerBound) * page)..<(m.lowerBound + UInt(run.upperBound) * page))
+                let start = m.lowerBound + UInt(run.lowerBound) * page
+                bytes += drop(start..<(m.lowerBound + UInt(run.upperBound) * page))
                 for p in run { left[p / 64] &= ~(UInt64(1) << UInt64(p % 64)) }
             }
             kept.mappings.append((m, left))
         }
-        if lockOnFault && bytes > 0 { _ = mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) }
+        if lockOnFault && bytes > 0 { try? MemoryLock.lockAll(future: true, onFault: true) }
         return (bytes, kept)
     }
 
@@ -252,28 +254,7 @@ public enum ResidentSet {
     private static func drop(_ range: Range<UInt>) -> Int {
         guard let address = UnsafeMutableRawPointer(bitPattern: range.lowerBound) else { return 0 }
         let length = Int(range.upperBound - range.lowerBound)
-        munlock(address, length)
-        return madvise(address, length, MADV_DONTNEED) == 0 ? length : 0
-    }
-
-    /// One bit per page of `range`, set when the page is present (pagemap bit 63).
-    static func presentPages(_ pagemap: Int32, _ range: Range<UInt>) -> [UInt64]? {
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let pages = Int((range.upperBound - range.lowerBound) / page)
-        var bits = [UInt64](repeating: 0, count: (pages + 63) / 64)
-        var entries = [UInt64](repeating: 0, count: min(pages, 4096))
-        var done = 0
-        while done < pages {
-            let count = min(entries.count, pages - done)
-            let offset = off_t((range.lowerBound / page + UInt(done)) * 8)
-            let n = entries.withUnsafeMutableBytes { pread(pagemap, $0.baseAddress, count * 8, offset) }
-            guard n == count * 8 else { return nil }
-            for i in 0..<count where entries[i] & (1 << 63) != 0 {
-                bits[(done + i) / 64] |= 1 << UInt64((done + i) % 64)
-            }
-            done += count
-        }
-        return bits
+        return MemoryLock.drop(UnsafeMutableRawBufferPointer(start: address, count: length)) ? length : 0
     }
 
     static func executablePath() -> String? {

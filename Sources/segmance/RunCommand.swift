@@ -20,14 +20,20 @@ struct Run: ParsableCommand {
     var config: String = "/etc/segmance/segmance.toml"
 
     func run() throws {
-        let configuration = try DaemonConfiguration(parsing: try readFile(config), file: config)
-        let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
-        var environment = Daemon.Environment(openAudio: Daemon.Audio.realtime)
-        environment.variables = processEnvironment()
-        environment.trimsStartup = true
-        environment.setsControlPriority = true
-        let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
-        try daemon.run()
+        do {
+            let configuration = try DaemonConfiguration(parsing: try readFile(config), file: config)
+            let profile = try BoardProfile(parsing: try readFile(configuration.board), file: configuration.board)
+            var environment = Daemon.Environment(openAudio: RealtimeAudio.open)
+            environment.variables = processEnvironment()
+            environment.trimsStartup = true
+            environment.setsControlPriority = true
+            let daemon = try Daemon(configuration: configuration, profile: profile, environment: environment)
+            try daemon.run()
+        } catch {
+            // Why it could not start or went on, at error priority for journald.
+            Log.standardError.error("\(error)")
+            throw ExitCode.failure
+        }
     }
 }
 

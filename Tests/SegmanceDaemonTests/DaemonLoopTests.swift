@@ -1,9 +1,10 @@
 import Glibc
 import LinuxInput
+import LinuxSystem
 import SegmanceBoard
+import SegmanceControls
 import SegmanceCore
 @testable import SegmanceDaemon
-import SegmanceLibrary
 import SegmanceLibrary
 import SegmanceStick
 import SegmanceTestSupport
@@ -33,7 +34,7 @@ import Testing
                            audioWake: Int32? = nil, polls: Transcript? = nil, stickStatus: String? = nil,
                            mediaRoot: String? = nil, mountinfo: String? = nil) throws -> Daemon {
         let profile = try BoardProfile(parsing: profileText, file: "test.toml")
-        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio, wakeDescriptor: audioWake) }
+        var environment = Daemon.Environment { _, _ in StandInAudio(engine: audio, wakeDescriptor: audioWake) }
         environment.paths.inputDevices = inputs.path
         if let mountinfo { environment.paths.mountinfo = mountinfo }
         let folder = inputs.path
@@ -70,7 +71,8 @@ import Testing
             try TestFiles.mkdir(status)
             try refuse("sdb2")
             #expect(log.wait { $0 == "stick: \(message)" }, "\(log.lines)")
-            #expect(screen.wait { $0.contains("│!Stick is APFS  │") && $0.contains("│Reformat: exFAT │") }, "\(screen.lines)")
+            #expect(screen.wait { $0.contains("│!Stick is APFS  │") && $0.contains("│Reformat: exFAT │") },
+                    "\(screen.lines)")
             #expect(running.stop())
         }
         // Started with the stick still in: named at once.
@@ -90,7 +92,8 @@ import Testing
         let folders = TempDirs()
         let stick = try folders.make("stick")
         try TestFiles.mkdir(stick + "/Salsa")
-        try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48_000, frames: 48_000), to: stick + "/Salsa/1 Intro.wav")
+        try TestFiles.write(TestFiles.sine(frequency: 440, rate: 48_000, frames: 48_000),
+                            to: stick + "/Salsa/1 Intro.wav")
         let library = try folders.make("library")
         #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
         let log = Transcript(), screen = Transcript()
@@ -109,7 +112,7 @@ import Testing
     /// answered, and the loop goes back to waiting with none.
     @Test func withAStillScreenTheLoopWaitsWithNoTimeout() throws {
         let log = Transcript(), screen = Transcript(), polls = Transcript(), folders = TempDirs()
-        let audioWake = try WakeDescriptor()
+        let audioWake = try EventDescriptor()
         let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
                                          audio: RecordingAudioEngine(), folders: folders,
                                          audioWake: audioWake.fileDescriptor, polls: polls)
@@ -117,7 +120,7 @@ import Testing
         #expect(screen.wait { $0.contains("No routines") })
         #expect(polls.wait { $0 == "-1" })
         let count = polls.lines.count
-        audioWake.wake()
+        audioWake.signal()
         #expect(polls.wait { _ in polls.lines.count > count }, "the audio side's wake was not answered")
         #expect(running.stop())
         #expect(polls.lines.allSatisfy { $0 == "-1" }, "\(polls.lines)")
@@ -134,7 +137,7 @@ import Testing
         let library = try folders.make("library")
         #expect(Importer(library: try Library(directory: library)).run(stick) { _ in }.added == 1)
         let log = Transcript(), screen = Transcript()
-        let audioWake = try WakeDescriptor()
+        let audioWake = try EventDescriptor()
         let daemon = try Self.makeDaemon(inputs: FakeInputDirectory(), log: log, screen: screen,
                                          audio: RecordingAudioEngine(), folders: folders, library: library,
                                          audioWake: audioWake.fileDescriptor)
@@ -186,12 +189,17 @@ import Testing
         state.partIndex = 1
         state.position = 96_000
         state.transport = .playing
-        #expect(Daemon.controlLine(.buttonPressed(.loop), state) == "control: press loop at part 2 frame 96000 (playing)")
-        #expect(Daemon.controlLine(.buttonLongPressed(.next), state) == "control: long press next at part 2 frame 96000 (playing)")
+        #expect(InputSource.controlLine(.buttonPressed(.loop), state)
+                == "control: press loop at part 2 frame 96000 (playing)")
+        #expect(InputSource.controlLine(.buttonLongPressed(.next), state)
+                == "control: long press next at part 2 frame 96000 (playing)")
         state.transport = .countingDown(Countdown(remaining: 2, origin: .stopped))
-        #expect(Daemon.controlLine(.encoderTurned(-2), state) == "control: turn -2 at part 2 frame 96000 (counting down 2)")
-        #expect(Daemon.controlLine(.encoderTurned(1), state) == "control: turn +1 at part 2 frame 96000 (counting down 2)")
-        #expect(Daemon.controlLine(.buttonDoublePressed(.select), state)?.hasPrefix("control: double press select") == true)
+        #expect(InputSource.controlLine(.encoderTurned(-2), state)
+                == "control: turn -2 at part 2 frame 96000 (counting down 2)")
+        #expect(InputSource.controlLine(.encoderTurned(1), state)
+                == "control: turn +1 at part 2 frame 96000 (counting down 2)")
+        #expect(InputSource.controlLine(.buttonDoublePressed(.select), state)?
+            .hasPrefix("control: double press select") == true)
     }
 
     /// The line after it: the kernel timestamp of the control's edge and the frame heard then.
@@ -199,16 +207,16 @@ import Testing
         var state = PlayerState()
         state.partIndex = 1
         state.transport = .playing
-        #expect(Daemon.edgeLine(.buttonPressed(.loop), instant: 12_345_678_901, heard: 95_000, state)
+        #expect(InputSource.edgeLine(TimedEvent(.buttonPressed(.loop), at: 12_345_678_901), heard: 95_000, state)
                 == "control edge: press loop at 12345678901 ns heard part 2 frame 95000")
-        #expect(Daemon.edgeLine(.encoderTurned(-1), instant: 7, heard: nil, state)
+        #expect(InputSource.edgeLine(TimedEvent(.encoderTurned(-1), at: 7), heard: nil, state)
                 == "control edge: turn -1 at 7 ns heard none")
-        #expect(Daemon.edgeLine(.clock(5), instant: 7, heard: nil, state) == nil)
+        #expect(InputSource.edgeLine(TimedEvent(.clock(5), at: 7), heard: nil, state) == nil)
     }
 
     @Test func otherEventsAreNotControls() {
-        #expect(Daemon.controlLine(.clock(5), PlayerState()) == nil)
-        #expect(Daemon.controlLine(.shuttingDown, PlayerState()) == nil)
+        #expect(InputSource.controlLine(.clock(5), PlayerState()) == nil)
+        #expect(InputSource.controlLine(.shuttingDown, PlayerState()) == nil)
     }
 }
 
@@ -218,7 +226,7 @@ import Testing
     static func start(_ profileText: String, devices: String) -> String {
         do {
             let profile = try BoardProfile(parsing: profileText, file: "board.toml")
-            var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+            var environment = Daemon.Environment { _, _ in StandInAudio(engine: RecordingAudioEngine()) }
             environment.paths.devices = devices
             environment.log = Log { _ in }
             let folders = TempDirs()
@@ -235,8 +243,10 @@ import Testing
         let empty = "/tmp/segmance-nodev-\(getpid())"
         mkdir(empty, 0o700)
         defer { rmdir(empty) }
-        let text = "[gpio]\nchip = \"pinctrl-bcm2711\"\n[gpio.lines]\nplay = \"GPIO17\"\n[display]\nkind = \"terminal\"\n"
-        #expect(Self.start(text, devices: empty) == "board.toml: gpio.chip: no chip 'pinctrl-bcm2711'; chips present: none")
+        let text = "[gpio]\nchip = \"pinctrl-bcm2711\"\n[gpio.lines]\nplay = \"GPIO17\"\n"
+            + "[display]\nkind = \"terminal\"\n"
+        #expect(Self.start(text, devices: empty)
+            == "board.toml: gpio.chip: no chip 'pinctrl-bcm2711'; chips present: none")
     }
 
     @Test func aMissingI2CBusNamesTheKeyAndSaysHowToEnableIt() {
@@ -245,7 +255,8 @@ import Testing
         defer { rmdir(empty) }
         let text = "[display]\nkind = \"hd44780-i2c\"\nbus = 1\naddress = 0x27\n"
         #expect(Self.start(text, devices: empty)
-            == "board.toml: display.bus: /dev/i2c-1 does not exist; buses present: none (enable I2C: dtparam=i2c_arm=on, and load i2c-dev)")
+            == "board.toml: display.bus: /dev/i2c-1 does not exist; buses present: none "
+                + "(enable I2C: dtparam=i2c_arm=on, and load i2c-dev)")
     }
 }
 
@@ -263,7 +274,7 @@ import Testing
 
         func start(_ inputs: FakeInputDirectory, _ log: Transcript, _ screen: Transcript) throws -> DaemonThread {
             let profile = try BoardProfile(parsing: DaemonLoopTests.profileText, file: "test.toml")
-            var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+            var environment = Daemon.Environment { _, _ in StandInAudio(engine: RecordingAudioEngine()) }
             let folder = inputs.path
             environment.paths.inputDevices = folder
             environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }

@@ -49,7 +49,8 @@ import Glibc
         // The stick arrives as udev's helper mounts it: read-only, nosuid, nodev, noexec.
         #expect(mount(dir + "/stick", dir + "/media/sdz1", nil, UInt(MS_BIND), nil) == 0)
         mounted = true
-        #expect(mount(nil, dir + "/media/sdz1", nil, UInt(MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC), nil) == 0)
+        let flags = UInt(MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        #expect(mount(nil, dir + "/media/sdz1", nil, flags, nil) == 0)
 
         // The log: every refusal with its file and reason, in the stick's order, and the good routine.
         for (path, reason) in HostileSticks.expectedProblems {
@@ -66,7 +67,7 @@ import Glibc
         #expect(kill(pid, 0) == 0, "the daemon is gone")
         #expect(kill(pid, SIGTERM) == 0)
         #expect(waitFor(pid) == 0)
-        #expect(output.wait(seconds: 10) { $0 == "stopped" })
+        #expect(output.wait(seconds: 10) { $0 == "<5>stopped" })
         let library = try Library(directory: dir + "/library")
         #expect(try library.routines().map(\.title) == ["Good"])
     }
@@ -88,7 +89,7 @@ import Glibc
         let profile = try BoardProfile(parsing: DaemonLoopTests.profileText, file: "test.toml")
         let inputs = FakeInputDirectory()
         let log = Transcript(), screen = Transcript()
-        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+        var environment = Daemon.Environment { _, _ in StandInAudio(engine: RecordingAudioEngine()) }
         environment.paths.inputDevices = inputs.path
         environment.paths.mountinfo = dir + "/mountinfo"
         environment.log = Log { log.append($0) }

@@ -51,7 +51,7 @@ import Glibc
         let inputs = FakeInputDirectory()
         inputs.plug("event0")
         let log = Transcript(), screen = Transcript(), audio = RecordingAudioEngine()
-        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: audio) }
+        var environment = Daemon.Environment { _, _ in StandInAudio(engine: audio) }
         let folder = inputs.path
         environment.paths.inputDevices = folder
         environment.paths.nameReader = { path in path.hasPrefix(folder + "/event") ? "Test Pedal" : nil }
@@ -105,7 +105,8 @@ import Glibc
         #expect(running.thread.daemon.state.routines.map(\.title) == ["A Salsa", "B Tango"])
         // Reaped, not left a zombie.
         #expect(Self.isGone(worker))
-        #expect(!running.log.lines.contains { $0.contains("crashed") || $0.contains("not imported") }, "\(running.log.lines)")
+        #expect(!running.log.lines.contains { $0.contains("crashed") || $0.contains("not imported") },
+                "\(running.log.lines)")
     }
 
     @Test func aWorkerThatCrashesIsAProblemNamingTheFileAndTheDaemonPlaysOn() throws {
@@ -115,7 +116,8 @@ import Glibc
                                      workerEnvironment: ["\(ImportWorker.crashVariable)=B Tango/01 Song.wav"])
         let reason = "import stopped: the importer crashed (signal 11) on B Tango/01 Song.wav"
         #expect(running.log.wait(seconds: 60) { $0 == "import: A Salsa: added" }, "\(running.log.lines)")
-        #expect(running.log.wait(seconds: 60) { $0 == "import: B Tango not imported: \(reason)" }, "\(running.log.lines)")
+        #expect(running.log.wait(seconds: 60) { $0 == "import: B Tango not imported: \(reason)" },
+                "\(running.log.lines)")
         #expect(running.log.wait { $0 == "import: B Tango/01 Song.wav: \(reason)" }, "\(running.log.lines)")
         let worker = try #require(Self.workerPID(running.log))
         #expect(Self.isGone(worker))

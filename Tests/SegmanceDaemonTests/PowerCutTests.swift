@@ -78,15 +78,17 @@ import Testing
         #expect(resume.position <= was + slack, "the place is after where the music was")
         #expect(was - resume.position < Int64(Rules.resumeSaveSeconds) * Int64(Self.rate),
                 "\(Double(was - resume.position) / Double(Self.rate)) s lost")
-        print("power cut: killed at \(Self.cutSeconds) s of audio, resume point at \(Double(resume.position) / Double(Self.rate)) s")
+        let resumeSeconds = Double(resume.position) / Double(Self.rate)
+        print("power cut: killed at \(Self.cutSeconds) s of audio, resume point at \(resumeSeconds) s")
 
         // Started again on the same library: the daemon comes back to that place.
         let profile = try BoardProfile(parsing: DaemonLoopTests.profileText, file: "test.toml")
-        var environment = Daemon.Environment { _, _ in Daemon.Audio(engine: RecordingAudioEngine()) }
+        var environment = Daemon.Environment { _, _ in StandInAudio(engine: RecordingAudioEngine()) }
         environment.log = Log { _ in }
         environment.terminal = { _ in }
         let again = try DaemonThread(Daemon(
-            configuration: DaemonConfiguration(board: "test.toml", library: library, mediaRoot: try folders.make("media")),
+            configuration: DaemonConfiguration(board: "test.toml", library: library,
+                                               mediaRoot: try folders.make("media")),
             profile: profile, environment: environment))
         #expect(again.stop())
         #expect(again.daemon.state.routine?.title == "Long")
@@ -113,7 +115,7 @@ import Testing
         defer { (argv + env).forEach { free($0) } }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, bundle, &actions, nil, argv, &env)
-        guard code == 0 else { throw DaemonError("posix_spawn \(bundle): \(String(cString: strerror(code)))") }
+        guard code == 0 else { throw TestFailure("posix_spawn \(bundle): \(String(cString: strerror(code)))") }
         return pid
     }
 }
@@ -144,7 +146,7 @@ import Testing
             """, file: "power-cut.toml")
         let screen = open(v["POWER_CUT_SCREEN"]!, O_WRONLY | O_CLOEXEC)
         var environment = Daemon.Environment { audio, _ in
-            try Daemon.Audio.realtime(audio, priority: 0, lockMemory: false)
+            try RealtimeAudio(audio, priority: 0, lockMemory: false)
         }
         environment.paths.inputDevices = inputs
         environment.paths.nameReader = { path in path.hasPrefix(inputs + "/event") ? "Test Pedal" : nil }
@@ -216,7 +218,7 @@ final class AudioReader {
     func read(until total: Int64) throws {
         while frames < total {
             guard next(maxFrames: Int(min(4096, total - frames))) != nil else {
-                throw DaemonError("the audio FIFO ended at frame \(frames)")
+                throw TestFailure("the audio FIFO ended at frame \(frames)")
             }
         }
     }

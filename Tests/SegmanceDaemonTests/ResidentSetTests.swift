@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import Testing
 @testable import SegmanceDaemon
 
@@ -86,10 +87,7 @@ import Testing
         func touch(_ pages: Range<Int>) -> Int { pages.reduce(0) { $0 + Int(memory[$1 * page]) } }
         let start = UInt(bitPattern: base)
         func present() throws -> [Bool] {
-            let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
-            try #require(pagemap >= 0)
-            defer { close(pagemap) }
-            let bits = try #require(ResidentSet.presentPages(pagemap, start..<(start + UInt(page * 32))))
+            let bits = try #require(PageMap().present(start..<(start + UInt(page * 32))))
             return (0..<32).map { bits[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
         }
 

@@ -43,7 +43,8 @@ import Glibc
         let manager = SystemdNotifierTests.ManagerSocket(abstract: false)
         let log = dir + "/stderr.txt"
         let pid = try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: log,
-                                    environment: ["NOTIFY_SOCKET=\(manager.name)", "WATCHDOG_USEC=200000", "PATH=/usr/bin:/bin"])
+                                    environment: ["NOTIFY_SOCKET=\(manager.name)", "WATCHDOG_USEC=200000",
+                                                  "PATH=/usr/bin:/bin"])
 
         let ready = manager.receive()
         #expect(ready.hasPrefix("READY=1\nSTATUS=Ready: test box"), "first notification: \(ready)")
@@ -55,9 +56,10 @@ import Glibc
         #expect(next == "STOPPING=1")
         #expect(waitFor(pid) == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("ready: test box, audio null") })
-        #expect(lines.contains("signal SIGTERM: stopping"))
-        #expect(lines.last == "stopped", "log: \(lines)")
+        // Each log line with its priority for journald (`<6>` info, `<5>` notice).
+        #expect(lines.contains { $0.hasPrefix("<6>ready: test box, audio null") })
+        #expect(lines.contains("<5>signal SIGTERM: stopping"))
+        #expect(lines.last == "<5>stopped", "log: \(lines)")
     }
 
     /// `segmance library …` without --library works on the library the daemon's
@@ -81,7 +83,9 @@ import Glibc
         let err = dir + "/stderr.txt"
         #expect(waitFor(try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: err)) != 0)
         let text = try String(contentsOfFile: err, encoding: .utf8)
-        #expect(text.contains("\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...99, not 200"), "\(text)")
+        // One line, at error priority for journald.
+        #expect(text == "<3>\(dir)/segmance.toml: realtime_priority: must be 0 (normal scheduling) or a SCHED_FIFO "
+                              + "priority 1...99, not 200\n", "\(text)")
     }
 }
 
@@ -100,7 +104,9 @@ func spawnSegmance(_ arguments: [String], stdout: String? = nil, stderr: String?
     var pid: pid_t = 0
     let code = env == nil ? posix_spawn(&pid, RunCommandTests.binary, &actions, nil, argv, environ)
         : posix_spawn(&pid, RunCommandTests.binary, &actions, nil, argv, &env!)
-    guard code == 0 else { throw SegmanceDaemon.DaemonError("posix_spawn \(RunCommandTests.binary): \(String(cString: strerror(code)))") }
+    guard code == 0 else {
+        throw TestFailure("posix_spawn \(RunCommandTests.binary): \(String(cString: strerror(code)))")
+    }
     return pid
 }
 

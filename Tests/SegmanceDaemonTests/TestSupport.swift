@@ -91,15 +91,15 @@ final class FakeInputDirectory {
 }
 
 /// Runs a daemon on a thread of its own.
-final class DaemonThread: ThreadBody, @unchecked Sendable {
+final class DaemonThread: @unchecked Sendable {
     let daemon: Daemon
     let finished = DispatchSemaphore(value: 0)
     let error = Mutex<String?>(nil)
-    private var thread: WorkerThread?
+    private var thread: SystemThread?
 
     init(_ daemon: Daemon) throws {
         self.daemon = daemon
-        thread = try WorkerThread(self)
+        thread = try SystemThread(name: "test-daemon") { [self] in threadMain() }
     }
 
     func threadMain() {
@@ -113,5 +113,34 @@ final class DaemonThread: ThreadBody, @unchecked Sendable {
         let done = finished.wait(timeout: .now() + 10) == .success
         if done { thread?.join() }
         return done
+    }
+}
+
+/// A test's own failure, with what went wrong.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The daemon's audio side in tests: an engine that runs already (a `RecordingAudioEngine`),
+/// woken through `wakeDescriptor` when given, with lines to log as the engine's would be.
+final class StandInAudio: DaemonAudio, @unchecked Sendable {
+    let engine: AudioEngine
+    let wakeDescriptor: Int32?
+    private let pending = Mutex<[(priority: Log.Priority, text: String)]>([])
+
+    init(engine: AudioEngine, wakeDescriptor: Int32? = nil) {
+        self.engine = engine
+        self.wakeDescriptor = wakeDescriptor
+    }
+
+    /// A line the loop logs at its next pass.
+    func report(_ priority: Log.Priority, _ text: String) { pending.withLock { $0.append((priority, text)) } }
+
+    func takeLog() -> [(priority: Log.Priority, text: String)] {
+        pending.withLock { lines in
+            defer { lines = [] }
+            return lines
+        }
     }
 }

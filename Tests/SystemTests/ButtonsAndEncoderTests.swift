@@ -29,7 +29,8 @@ extension SystemTests {
             var inputs = try bench.controls()
             var events = inputs.gpio(run.edges)
             events += inputs.advance(to: (run.edges.last?.timestampNanoseconds ?? 0) + 2_000_000_000)
-            #expect(events == expected, "edges (line, level, µs): \(run.summary)", sourceLocation: sourceLocation)
+            #expect(events.map(\.event) == expected, "edges (line, level, µs): \(run.summary)",
+                    sourceLocation: sourceLocation)
             return run
         }
 

@@ -118,8 +118,9 @@ stick_status = "/run/cut/stick-status"
 auto_import = false
 realtime_priority = 70
 CONFIG
-    # Its log on the console as it writes it (tee: the lines are also read here for "ready").
-    "$seg" run --config /run/cut/segmance.toml 2>&1 | tee /run/cut/daemon.log &
+    # Its log on the console as it writes it (tee: the lines are also read here for "ready"),
+    # without the priority prefixes, as journald shows it.
+    "$seg" run --config /run/cut/segmance.toml 2>&1 | sed -u 's/^<[0-7]>//' | tee /run/cut/daemon.log &
     sleep 0.1
     daemon=$(pgrep -x segmance | head -1)
     box_wait 60 "the daemon's ready line" grep -q "^ready: " /run/cut/daemon.log || exit 1

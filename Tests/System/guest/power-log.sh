@@ -141,6 +141,7 @@ CONFIG
   # The daemon's log through a reader that marks each save line; the pipe ends with the daemon.
   ( "$seg" run --config /run/cut/segmance.toml 2>&1 & echo $! > /run/cut/daemon.pid; wait $!
     echo "daemon exited $?" ) | { d=0; while IFS= read -r line; do
+    line=${line#<[0-7]>}   # the priority prefix, stripped as journald does
     case $line in
       saving:*|saved:*|"not saved"*)
         d=$((d + 1))

@@ -10,6 +10,21 @@ final class BoxProcess: @unchecked Sendable {
     struct Line: Sendable {
         var text: String
         var time: Int64
+        /// The journald priority the line was written with (the daemon's `<3>`…`<7>`
+        /// prefix, which journald strips as `text` has it stripped); nil when none.
+        var priority: Int?
+
+        init(_ written: String, time: Int64) {
+            self.time = time
+            let bytes = Array(written.utf8.prefix(3))
+            if bytes.count == 3, bytes[0] == UInt8(ascii: "<"), bytes[2] == UInt8(ascii: ">"),
+               (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(bytes[1]) {
+                priority = Int(bytes[1] - UInt8(ascii: "0"))
+                text = String(written.dropFirst(3))
+            } else {
+                text = written
+            }
+        }
     }
 
     let argv: [String]
@@ -72,13 +87,13 @@ final class BoxProcess: @unchecked Sendable {
             while let newline = pending.firstIndex(of: 10) {
                 let text = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                let stamped = Line(text: text, time: Box.now())
+                let stamped = Line(text, time: Box.now())
                 lines.withLock { $0.append(stamped) }
             }
         }
         if !pending.isEmpty {
             let text = String(decoding: pending, as: UTF8.self)
-            lines.withLock { $0.append(Line(text: text, time: Box.now())) }
+            lines.withLock { $0.append(Line(text, time: Box.now())) }
         }
         drained.store(true, ordering: .releasing)
     }
