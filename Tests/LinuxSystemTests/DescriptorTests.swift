@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite struct DescriptorTests {
+@Suite(.tags(.integration)) struct DescriptorTests {
     static func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, milliseconds) == 1

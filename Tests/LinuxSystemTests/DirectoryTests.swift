@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite struct DirectoryTests {
+@Suite(.tags(.integration)) struct DirectoryTests {
     @Test func itListsARealDirectoryWithoutDotEntries() throws {
         let folder = ScratchFolder()
         folder.touch("b.wav")

@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite struct MemoryTests {
+@Suite(.tags(.integration)) struct MemoryTests {
     /// Anonymous pages are absent until touched, present after; dropping them makes them
     /// absent again (pagemap's present bit, read from the kernel).
     @Test func pagesArePresentOnceTouchedAndGoneOnceDropped() throws {

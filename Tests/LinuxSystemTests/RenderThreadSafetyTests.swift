@@ -4,7 +4,7 @@ import LinuxSystem
 import Testing
 
 /// What the render thread may call makes no heap call (counted per thread by CMallocCounter).
-@Suite struct RenderThreadSafetyTests {
+@Suite(.tags(.integration)) struct RenderThreadSafetyTests {
     @Test func theClockSleepingAndAWakeAllocateNothing() throws {
         let wake = try EventDescriptor()
         segmance_alloc_count_begin()

@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite(.serialized) struct SleepTests {
+@Suite(.serialized, .tags(.integration)) struct SleepTests {
     /// Sleeping until an instant never returns before it.
     @Test(arguments: [1_000_000, 20_000_000, 50_000_000] as [Int64])
     func sleepUntilIsNotEarly(ahead: Int64) {

@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite(.serialized) struct SystemCallTests {
+@Suite(.serialized, .tags(.integration)) struct SystemCallTests {
     /// A read blocked on an empty pipe is interrupted by signals (handler without SA_RESTART);
     /// `syscall` retries it and returns the bytes written afterwards. The same read without
     /// the retry returns -1 with EINTR, so the signals did interrupt it.

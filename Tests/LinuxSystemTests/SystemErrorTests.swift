@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite struct SystemErrorTests {
+@Suite(.tags(.unit)) struct SystemErrorTests {
     @Test func itsTextIsTheCallItsSubjectAndStrerror() {
         #expect(SystemError("open", path: "/stick/a.wav", code: ENOENT).description
                 == "open(/stick/a.wav): No such file or directory")

@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import Testing
 
-@Suite struct SystemThreadTests {
+@Suite(.tags(.integration)) struct SystemThreadTests {
     /// The kernel's view of this process's threads: each one's name and scheduling policy
     /// (field 41 of /proc/self/task/TID/stat).
     static func tasks() throws -> [(name: String, policy: Int32)] {

@@ -10,7 +10,7 @@ import Testing
 /// The daemon's lines carry the priority journald files them at (`<3>` error … `<7>` debug,
 /// sd-daemon's prefixes on standard error): the problems show under
 /// `journalctl -u segmance -p warning`, a normal start does not.
-@Suite(.serialized) struct LogPriorityTests {
+@Suite(.serialized, .tags(.integration)) struct LogPriorityTests {
     /// The daemon with its log written as standard error gets it: each line with its prefix.
     static func start(library: String? = nil, stickStatus: String? = nil, mediaRoot: String? = nil,
                       mountinfo: String? = nil, audio: StandInAudio? = nil, inputs: FakeInputDirectory = .init(),

@@ -7,7 +7,7 @@ import Testing
 /// What the LCD shows when, from the state and the heard clock (`ScreenSchedule.plan`): a
 /// part of 30 s at 48 kHz heard at 1.25 s at time 10 s, and what follows from each state
 /// and clock.
-@Suite struct ScreenScheduleTests {
+@Suite(.tags(.unit)) struct ScreenScheduleTests {
     static let rate: Int64 = 48_000
     static let ms: Int64 = 1_000_000
     static let instant: Int64 = 10_000 * ms

@@ -5,6 +5,7 @@
 #   Tests/TestLevels/run.sh integration [swift test options…]   real files, libraries, devices, processes
 #   Tests/TestLevels/run.sh system [Tests/System/run.sh options…]   the board in a box
 #   Tests/TestLevels/run.sh unit --print-filter                 the --filter it would pass
+#   Tests/TestLevels/run.sh check                               fails on a suite with no level
 #
 # Each suite names its level on its @Suite line (`.tags(.unit)`, `.tags(.integration)`,
 # `.tags(.system)`: TestLevels.swift here). `swift test` filters by name only (`--filter`, a
@@ -14,6 +15,20 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 level=${1:-}
+if [ "$level" = check ]; then
+  # Every @Suite names its level: a suite without one would belong to no level's run.
+  untagged=$(find Tests -name '*.swift' -not -path 'Tests/Fuzz/*' -print0 | sort -z | xargs -0 perl -0 -ne '
+    while (/^\@Suite\b(.*?)\s(?:final\s+)?(?:struct|class|enum|actor)\s+(\w+)/msg) {
+      print "$ARGV: $2\n" unless $1 =~ /\.tags\([^)]*\.(unit|integration|system)\b/;
+    }')
+  if [ -n "$untagged" ]; then
+    echo "test-levels: suites with no level tag (.unit, .integration or .system):" >&2
+    echo "$untagged" >&2
+    exit 1
+  fi
+  echo "test-levels: every suite names its level"
+  exit 0
+fi
 case "$level" in
   unit|integration|system) shift ;;
   *) echo "usage: $0 unit|integration|system [--print-filter] [options…]" >&2; exit 2 ;;

@@ -1,0 +1,1 @@
+../TestLevels/TestLevels.swift
