@@ -105,7 +105,7 @@ let package = Package(
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "CThreadSanitizer", "MonotonicTime",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CLinuxSystem", "CThreadSanitizer", "MonotonicTime",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).

@@ -19,7 +19,7 @@ public final class PCMDevice: @unchecked Sendable {
     /// Playback or capture.
     public let stream: PCMStream
     /// The `snd_pcm_t *` handle; valid for the lifetime of this object.
-    public let handle: OpaquePointer
+    let handle: OpaquePointer
     /// What `configure` last granted; nil before.
     public internal(set) var configuration: PCMConfiguration?
     /// The private configuration tree the PCM was opened from, if any; freed after it.

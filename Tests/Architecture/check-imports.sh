@@ -83,9 +83,13 @@ only SegmanceAudio "SegmanceCore RubberBand"
 # The one clock, below everything.
 only MonotonicTime ""
 # The real-time engine: the render side, the core, ALSA and the clock; never the appliance or the twin.
-only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CALSA CLinuxSystem MonotonicTime CThreadSanitizer"
+only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CLinuxSystem MonotonicTime CThreadSanitizer"
 # Thin wrappers over C libraries and kernel interfaces know nothing of the appliance.
 only ALSA "CALSA MonotonicTime"
+# alsa-lib is wrapped once: CALSA only in ALSA (the engine uses ALSA's real-time calls).
+for target in "${targets[@]}"; do
+  [ "$target" = ALSA ] || never "$target" "CALSA"
+done
 only SndFile "CSndFile"
 only Soxr "CSoxr"
 only GPIOD "CGPIOD"

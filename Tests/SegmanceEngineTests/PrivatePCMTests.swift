@@ -15,7 +15,7 @@ import Testing
         var error: ALSAError?
         do {
             _ = try PCMDevice(name: "x", definitions: "pcm.x { type null ")
-        } catch let thrown as ALSAError { error = thrown } catch {}
+        } catch let thrown { error = thrown }
         #expect(error?.function == "snd_config_load")
     }
 
@@ -23,7 +23,7 @@ import Testing
         var error: ALSAError?
         do {
             _ = try PCMDevice(name: "segtest_other", definitions: "pcm.segtest_private { type null }")
-        } catch let thrown as ALSAError { error = thrown } catch {}
+        } catch let thrown { error = thrown }
         #expect(error?.function == "snd_pcm_open_lconf")
         #expect(error?.description.contains("segtest_other") == true)
     }
