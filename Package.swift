@@ -22,8 +22,10 @@ let package = Package(
     targets: [
         // The pure core: rules of the appliance. Standard library only.
         .target(name: "SegmanceCore"),
-        // The one clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
-        .target(name: "MonotonicTime"),
+        // What the kernel gives, wrapped once: SystemError, EINTR-retrying calls, threads,
+        // eventfd, signalfd, pidfd, timerfd, sleeping, memory locking, directories, and the one
+        // clock (CLOCK_MONOTONIC) every target that measures or waits on time reads.
+        .target(name: "LinuxSystem", dependencies: ["CLinuxSystem"]),
         // Pure input decoding: edges -> presses / detents -> core events.
         .target(name: "SegmanceControls", dependencies: ["SegmanceCore"]),
         // Pure screen: state -> character frame.
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "SndFile", dependencies: ["CSndFile"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
-        .target(name: "ALSA", dependencies: ["CALSA", "MonotonicTime"]),
+        .target(name: "ALSA", dependencies: ["CALSA", "LinuxSystem"]),
         .target(name: "GPIOD", dependencies: ["CGPIOD"]),
         .target(name: "Aubio", dependencies: ["CAubio"]),
         .target(name: "RubberBand", dependencies: ["CRubberBand"]),
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "CSHA256"),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "MonotonicTime", "CLinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceMedia", "LinuxSystem", "CLinuxSystem", "CSHA256",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
@@ -101,11 +103,11 @@ let package = Package(
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
             "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "CLinuxSystem", "SegmanceLibrary",
-            "SegmanceEngine", "MonotonicTime",
+            "SegmanceEngine", "LinuxSystem",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CLinuxSystem", "CThreadSanitizer", "MonotonicTime",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CLinuxSystem", "CThreadSanitizer", "LinuxSystem",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).
@@ -113,13 +115,13 @@ let package = Package(
         .executableTarget(name: "segmance", dependencies: [
             "SegmanceAppliance", "SegmanceTwin", "SegmanceEngine", "SegmanceMedia", "SegmanceLibrary", "SegmanceDaemon",
             "SegmanceBoard",
-            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "MonotonicTime",
+            "ALSA", "CharacterDisplay", "GPIOD", "LinuxInput", "LinuxSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "segmance-ffmpeg", dependencies: ["FFmpeg"]),
         .executableTarget(name: "SegmanceBench", dependencies: [
             "SegmanceCore", "SegmanceAudio", "SegmanceAppliance", "SegmanceTwin", "SegmanceLibrary", "SegmanceMedia", "SegmanceEngine",
-            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "MonotonicTime", "RubberBand",
+            "SegmanceDaemon", "SegmanceBoard", "CharacterDisplay", "LinuxI2C", "LinuxInput", "ALSA", "SndFile", "FFmpeg", "LinuxSystem", "RubberBand",
             // The speed benchmark counts the render thread's heap calls (issue 12).
             "CMallocCounter",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -130,6 +132,8 @@ let package = Package(
         .testTarget(name: "SegmanceScreenTests", dependencies: ["SegmanceScreen"]),
         .testTarget(name: "SegmanceAudioTests", dependencies: ["SegmanceAudio"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        // Real kernel objects: threads, eventfd, signalfd, pidfd, timerfd, pagemap, directories.
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         // Temporary folders and generated audio shared by the test targets.
         .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: ["SegmanceMedia", "SndFile", "SegmanceTestSupport", "TOML", "Aubio"]),
@@ -149,10 +153,10 @@ let package = Package(
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "LinuxInput",
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "MonotonicTime", "CharacterDisplay", "SegmanceScreen",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceTestSupport", "LinuxSystem", "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [
-            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "MonotonicTime",
+            "SegmanceEngine", "CMallocCounter", "SegmanceAppliance", "SegmanceTwin", "SegmanceMedia", "ALSA", "LinuxSystem",
             "SegmanceTestSupport",
         ]),
         .testTarget(name: "SegmanceTwinTests", dependencies: [

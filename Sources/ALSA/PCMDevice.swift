@@ -1,5 +1,5 @@
 import CALSA
-import MonotonicTime
+import LinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,13 +1,16 @@
-// Linux calls the Glibc module does not import: signalfd, eventfd, mlock2, naming a thread,
-// what a child process needs (pidfd, closing inherited descriptors, the parent's death),
-// starting a file's writeback.
+// Linux calls the Glibc module does not import: signalfd, eventfd, timerfd, mlock2, naming a
+// thread, what a child process needs (pidfd, closing inherited descriptors, the parent's
+// death), starting a file's writeback, a thread-safe strerror. Only LinuxSystem imports it.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <sched.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -15,6 +18,9 @@
 extern long syscall(long number, ...);
 
 extern int pthread_setname_np(pthread_t thread, const char *name);
+
+/// SCHED_BATCH, which the Glibc module leaves out (a GNU extension of <sched.h>).
+static const int segmance_sched_batch = SCHED_BATCH;
 
 static inline int segmance_eventfd(unsigned int initial, int nonblocking) {
     return eventfd(initial, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0));
@@ -44,4 +50,9 @@ static inline int segmance_parent_death_signal(int signal) {
 /// range to the disk, without waiting for it.
 static inline int segmance_start_writeback(int fd, long long offset, long long count) {
     return (int)syscall(SYS_sync_file_range, fd, offset, count, 2 /* SYNC_FILE_RANGE_WRITE */);
+}
+
+/// The strerror text of `code` in `buffer` (GNU strerror_r: thread-safe, unlike strerror).
+static inline const char *segmance_strerror(int code, char *buffer, size_t length) {
+    return strerror_r(code, buffer, length);
 }

@@ -1,7 +1,7 @@
 import CharacterDisplay
 import LinuxI2C
 import LinuxInput
-import MonotonicTime
+import LinuxSystem
 import SegmanceBoard
 import SegmanceCore
 import SegmanceDaemon

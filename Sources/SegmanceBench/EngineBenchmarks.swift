@@ -1,6 +1,6 @@
 import ALSA
 import Histogram
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
 import SegmanceEngine

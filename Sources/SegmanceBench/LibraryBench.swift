@@ -1,5 +1,5 @@
 import Foundation
-import MonotonicTime
+import LinuxSystem
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceMedia

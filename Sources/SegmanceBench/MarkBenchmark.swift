@@ -1,7 +1,7 @@
 import ALSA
 import Foundation
 import Histogram
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceEngine
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import CMallocCounter
-import MonotonicTime
+import LinuxSystem
 import SegmanceAppliance
 import SegmanceAudio
 import SegmanceCore

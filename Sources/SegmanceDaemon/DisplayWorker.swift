@@ -1,6 +1,6 @@
 import CharacterDisplay
 import Glibc
-import MonotonicTime
+import LinuxSystem
 import SegmanceScreen
 import Synchronization
 

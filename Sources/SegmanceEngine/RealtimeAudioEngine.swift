@@ -1,7 +1,7 @@
 import ALSA
 import Atomics
 import CLinuxSystem
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import ALSA
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 
 extension RenderContext {

@@ -1,4 +1,4 @@
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 
 /// The stretch voices' way to the render thread, on the control side. None exist while the

@@ -1,6 +1,6 @@
 import Atomics
 import CLinuxSystem
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 #if canImport(Glibc)
 import Glibc

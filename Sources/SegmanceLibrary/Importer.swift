@@ -1,4 +1,4 @@
-import MonotonicTime
+import LinuxSystem
 import SegmanceCore
 import SegmanceMedia
 import Synchronization

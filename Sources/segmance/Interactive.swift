@@ -1,5 +1,5 @@
 import CharacterDisplay
-import MonotonicTime
+import LinuxSystem
 import SegmanceCore
 import SegmanceEngine
 import SegmanceLibrary

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layers of docs/ARCHITECTURE.md, checked: what each target may import (in its sources)
-# and depend on (in Package.swift), that only MonotonicTime reads CLOCK_MONOTONIC, and that
+# and depend on (in Package.swift), that only LinuxSystem reads CLOCK_MONOTONIC, and that
 # the page names every target. Exits 1 and names every forbidden import or dependency.
 # Needs only bash, grep and awk; .ci/run runs it before building.
 #
@@ -80,12 +80,12 @@ only SegmanceScreen "SegmanceCore"
 # The render function and the audio contract; it runs the time-stretcher (Rubber Band, a
 # computation with no I/O, wrapped once) for speeds other than 100 %.
 only SegmanceAudio "SegmanceCore RubberBand"
-# The one clock, below everything.
-only MonotonicTime ""
-# The real-time engine: the render side, the core, ALSA and the clock; never the appliance or the twin.
-only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CLinuxSystem MonotonicTime CThreadSanitizer"
+# What the kernel gives (and the one clock), below everything.
+only LinuxSystem "CLinuxSystem"
+# The real-time engine: the render side, the core, ALSA and the system layer; never the appliance or the twin.
+only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CLinuxSystem LinuxSystem CThreadSanitizer"
 # Thin wrappers over C libraries and kernel interfaces know nothing of the appliance.
-only ALSA "CALSA MonotonicTime"
+only ALSA "CALSA LinuxSystem"
 # alsa-lib is wrapped once: CALSA only in ALSA (the engine uses ALSA's real-time calls).
 for target in "${targets[@]}"; do
   [ "$target" = ALSA ] || never "$target" "CALSA"
@@ -121,11 +121,11 @@ never SegmanceTwin "SegmanceDaemon SegmanceEngine segmance SegmanceBench"
 # The daemon runs the appliance on the engine, never the twin.
 never SegmanceDaemon "SegmanceTwin segmance SegmanceBench"
 
-# One monotonic clock: only MonotonicTime reads or sleeps on CLOCK_MONOTONIC.
+# One monotonic clock: only LinuxSystem reads or sleeps on CLOCK_MONOTONIC.
 while IFS= read -r hit; do
-  fail "${hit%%:*}:$(cut -d: -f2 <<< "$hit"): reads CLOCK_MONOTONIC itself (use MonotonicTime's monotonicNanoseconds / sleepUntilMonotonic)"
+  fail "${hit%%:*}:$(cut -d: -f2 <<< "$hit"): reads CLOCK_MONOTONIC itself (use LinuxSystem's monotonicNanoseconds / sleepUntilMonotonic)"
 done < <(grep -rnE --include='*.swift' '(clock_gettime|clock_nanosleep)[[:space:]]*\([[:space:]]*CLOCK_MONOTONIC' Sources \
-           | grep -v '^Sources/MonotonicTime/' || true)
+           | grep -v '^Sources/LinuxSystem/' || true)
 
 # The page that explains the layers names every target of Sources/.
 for dir in Sources/*/; do

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import LinuxInput
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceBoard
 import SegmanceCore

@@ -1,5 +1,5 @@
 import ALSA
-import MonotonicTime
+import LinuxSystem
 import Synchronization
 import Testing
 @testable import SegmanceEngine

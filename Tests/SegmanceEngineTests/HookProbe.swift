@@ -1,5 +1,5 @@
 import Atomics
-import MonotonicTime
+import LinuxSystem
 @testable import SegmanceEngine
 #if canImport(Glibc)
 import Glibc

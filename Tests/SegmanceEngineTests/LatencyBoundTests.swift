@@ -1,4 +1,4 @@
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceTestSupport
 import Testing

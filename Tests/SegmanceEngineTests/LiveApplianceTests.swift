@@ -4,7 +4,7 @@ import SegmanceCore
 import SegmanceMedia
 import SegmanceAppliance
 import CMallocCounter
-import MonotonicTime
+import LinuxSystem
 import Testing
 @testable import SegmanceEngine
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import Testing
 @testable import SegmanceEngine

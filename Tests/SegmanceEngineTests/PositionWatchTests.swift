@@ -1,4 +1,4 @@
-import MonotonicTime
+import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
 import Testing

@@ -1,7 +1,7 @@
 import ALSA
 import CMallocCounter
 import Foundation
-import MonotonicTime
+import LinuxSystem
 import Testing
 import SegmanceAudio
 import SegmanceCore

@@ -17,9 +17,17 @@ public func monotonicNanoseconds() -> Int64 {
 }
 
 /// Sleeps until `deadline`, a CLOCK_MONOTONIC time in nanoseconds; a signal does not cut
-/// the sleep short. Returns at once when the deadline has passed.
+/// the sleep short. Returns at once when the deadline has passed. No allocation.
 @inlinable
 public func sleepUntilMonotonic(_ deadline: Int64) {
     var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+}
+
+/// Sleeps for `nanoseconds` on CLOCK_MONOTONIC (none when not positive); a signal does not
+/// cut the sleep short. No allocation.
+@inlinable
+public func sleepMonotonic(nanoseconds: Int64) {
+    guard nanoseconds > 0 else { return }
+    sleepUntilMonotonic(monotonicNanoseconds() &+ nanoseconds)
 }
