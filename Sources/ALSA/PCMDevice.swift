@@ -196,8 +196,7 @@ public final class PCMDevice: @unchecked Sendable {
             if snd_pcm_delay(handle, &queued) < 0 { queued = 0 }
             let playing = Int64(max(0, queued)) * 1_000_000_000 / Int64(max(1, configuration?.rate ?? 48_000))
             let wait = min(max(playing, 1_000_000), deadline - now)
-            var nap = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
-            nanosleep(&nap, nil)
+            sleepMonotonic(nanoseconds: wait)
         }
     }
 

@@ -1,7 +1,5 @@
 import ALSA
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 
 /// A problem configuring or starting the engine: what was refused, with the underlying
 /// error where there is one. `description` is a message for a person.
@@ -14,10 +12,10 @@ public enum EngineError: Error, CustomStringConvertible, Equatable, Sendable {
     case rewindGuard(frames: Int, chunk: Int, quarterBuffer: Int)
     /// The audio device could not be opened or configured.
     case device(ALSAError)
-    /// A system call failed (`function`, `errno`).
-    case system(function: String, errno: Int32)
-    /// The render thread could not be started (`pthread_create`'s error number).
-    case threadNotStarted(errno: Int32)
+    /// A system call failed (an eventfd could not be made).
+    case system(SystemError)
+    /// The render thread could not be started.
+    case threadNotStarted(SystemError)
     /// `start()` was called twice.
     case alreadyStarted
 
@@ -72,10 +70,10 @@ public enum EngineError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "and at most a quarter of the buffer (\(quarter))"
         case .device(let error):
             "audio device: \(error)"
-        case .system(let function, let errno):
-            "\(function): \(String(cString: strerror(errno)))"
-        case .threadNotStarted(let errno):
-            "cannot start the render thread: \(String(cString: strerror(errno)))"
+        case .system(let error):
+            "audio: \(error)"
+        case .threadNotStarted(let error):
+            "cannot start the render thread: \(error)"
         case .alreadyStarted:
             "the audio engine was already started"
         }

@@ -1,6 +1,5 @@
 import ALSA
 import Atomics
-import CLinuxSystem
 import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
@@ -66,11 +65,12 @@ public final class RealtimeAudioEngine: AudioEngine {
     private let shared: UnsafeMutablePointer<RenderShared>
     /// The render thread's own context (it alone touches it while it runs).
     private let renderThread: UnsafeMutablePointer<RenderThread>
-    private let wakeFD: Int32
-    /// With rewinds: the eventfd that wakes the render thread for a command; -1 without.
-    private let commandFD: Int32
+    /// Readable when the render thread has pushed reports or events.
+    private let wakeEvents: EventDescriptor
+    /// With rewinds: wakes the render thread for a command.
+    private let commandEvents: EventDescriptor?
     private var reportedRefusals = 0
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     private var stopped = false
     private var logLines: [String] = []
     private var timings: [CommandTiming] = []
@@ -124,19 +124,14 @@ public final class RealtimeAudioEngine: AudioEngine {
         if configuration.rewind != nil {
             do { pollFDs = try output.pollDescriptors() } catch { throw .device(error) }
         }
-        let fd = segmance_eventfd(0, 1)
-        guard fd >= 0 else { throw .system(function: "eventfd", errno: errno) }
-        var commandFD: Int32 = -1
-        if configuration.rewind != nil {
-            commandFD = segmance_eventfd(0, 1)
-            guard commandFD >= 0 else {
-                let error = errno
-                close(fd)
-                throw .system(function: "eventfd", errno: error)
-            }
+        do {
+            wakeEvents = try EventDescriptor()
+            commandEvents = configuration.rewind == nil ? nil : try EventDescriptor()
+        } catch {
+            throw .system(error)
         }
-        wakeFD = fd
-        self.commandFD = commandFD
+        let fd = wakeEvents.fileDescriptor
+        let commandFD = commandEvents?.fileDescriptor ?? -1
         handOff = StretcherHandOff(configuration: adjusted, rate: granted.rate, wakeDescriptor: fd)
         shared = .allocate(capacity: 1)
         shared.initialize(to: RenderShared(sampleRate: granted.rate, commandCapacity: configuration.commandCapacity,
@@ -166,8 +161,6 @@ public final class RealtimeAudioEngine: AudioEngine {
         renderThread.deallocate()
         shared.deinitialize(count: 1)
         shared.deallocate()
-        close(wakeFD)
-        if commandFD >= 0 { close(commandFD) }
     }
 
     // MARK: Life cycle
@@ -182,38 +175,25 @@ public final class RealtimeAudioEngine: AudioEngine {
             // MCL_ONFAULT: every page stays resident once touched, but nothing is faulted
             // in ahead (mapped media would otherwise count in full against the memory
             // budget); the library pre-faults the region about to play.
-            if mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) == 0 {
+            do {
+                try MemoryLock.lockAll(future: true, onFault: true)
                 locked = true
-            } else {
-                log("audio: memory not locked (mlockall: \(String(cString: strerror(errno)))); "
-                    + "pages may be swapped out")
+            } catch {
+                log("audio: memory not locked (\(error)); pages may be swapped out")
             }
         }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
         var priority = configuration.realtimePriority
-        if let p = priority {
-            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
-            pthread_attr_setschedpolicy(&attributes, Int32(SCHED_FIFO))
-            var parameter = sched_param()
-            parameter.sched_priority = p
-            pthread_attr_setschedparam(&attributes, &parameter)
-        }
         let argument = UnsafeMutableRawPointer(renderThread)
-        var handle = pthread_t()
-        var result = pthread_create(&handle, &attributes, { renderThreadEntry($0) }, argument)
-        if result == EPERM, let p = priority {
-            log("audio: SCHED_FIFO priority \(p) not permitted (\(String(cString: strerror(result)))); "
+        do {
+            thread = try startRenderThread(argument, priority: priority)
+        } catch where error.code == EPERM && priority != nil {
+            log("audio: SCHED_FIFO priority \(priority ?? 0) not permitted (\(error.message)); "
                 + "the render thread runs at normal priority")
             priority = nil
-            result = pthread_create(&handle, nil, { renderThreadEntry($0) }, argument)
+            do { thread = try startRenderThread(argument, priority: nil) } catch { throw .threadNotStarted(error) }
+        } catch {
+            throw .threadNotStarted(error)
         }
-        guard result == 0 else {
-            throw .threadNotStarted(errno: result)
-        }
-        pthread_setname_np(handle, "segmance-audio")
-        thread = handle
         scheduling = Scheduling(fifoPriority: priority, memoryLocked: locked)
         let ms = Double(granted.periodFrames * granted.periodCount) * 1000 / Double(granted.rate)
         let scheduling = configuration.rewind.map {
@@ -228,6 +208,14 @@ public final class RealtimeAudioEngine: AudioEngine {
             + (locked ? ", memory locked" : ""))
     }
 
+    /// Starts the render thread on `renderThread` (`argument`), at SCHED_FIFO `priority` if given.
+    private func startRenderThread(_ argument: UnsafeMutableRawPointer,
+                                   priority: Int32?) throws(SystemError) -> SystemThread {
+        try SystemThread(name: "segmance-audio", scheduling: priority.map { .fifo($0) }) {
+            _ = renderThreadEntry(argument)
+        }
+    }
+
     /// Ends the render thread after the period it is on and waits for it. With `drain`,
     /// what is queued in the device plays out (`snd_pcm_drain`, at most a buffer);
     /// otherwise it is dropped. A device that stops consuming is waited for at most the
@@ -235,12 +223,12 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// device cannot hold up the service's stop. Reports and log lines not yet taken stay
     /// takeable.
     public func stop(drain: Bool = true) {
-        guard let handle = thread, !stopped else { return }
+        guard let running = thread, !stopped else { return }
         stopped = true
         takeStretchers(wait: true)
         shared.pointee.stopRequested.store(true, ordering: .releasing)
         wakeRenderThread()
-        pthread_join(handle, nil)
+        running.join()
         thread = nil
         do {
             if drain {
@@ -271,8 +259,7 @@ public final class RealtimeAudioEngine: AudioEngine {
             while isRunning, !done(), monotonicNanoseconds() < deadline {
                 takeStretchers(wait: false)
                 // The render thread wakes every period; a millisecond's nap is a fraction of one.
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                nanosleep(&pause, nil)
+                sleepMonotonic(nanoseconds: 1_000_000)
             }
         }
         waitUntil { pendingCommands == 0 }
@@ -381,9 +368,7 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// With rewinds the render thread sleeps for most of a buffer: a command wakes it.
     private func wakeRenderThread() {
-        guard commandFD >= 0 else { return }
-        var one: UInt64 = 1
-        _ = write(commandFD, &one, 8)
+        commandEvents?.signal()
     }
 
     // MARK: What the render side did
@@ -391,8 +376,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// Reports of the render function since the last call, oldest first. Thread events
     /// (xruns, late commands, failure) become log lines (`takeLog()`).
     public func takeReports() -> [AudioReport] {
-        var drained: UInt64 = 0
-        _ = read(wakeFD, &drained, 8)
+        wakeEvents.take()
         takeStretchers(wait: false)
         var reports: [AudioReport] = []
         while let event = shared.pointee.events.pop() {
@@ -474,7 +458,7 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// An eventfd, readable when the render thread has pushed reports or events. Poll it
     /// for `POLLIN`; `takeReports()` resets it.
-    public var wakeDescriptor: Int32 { wakeFD }
+    public var wakeDescriptor: Int32 { wakeEvents.fileDescriptor }
 
     /// Rewinds done so far (with `configuration.rewind`).
     public var rewindCount: Int { shared.pointee.rewinds.load(ordering: .relaxed) }

@@ -115,8 +115,7 @@ extension RenderContext {
 
     /// Wakes the control side (its eventfd).
     func wake() {
-        var one: UInt64 = 1
-        _ = Glibc.write(shared.pointee.wakeFD, &one, 8)
+        EventDescriptor.signal(shared.pointee.wakeFD)
     }
 
     /// Whether a report just pushed is worth waking the control side for: anything but a

@@ -189,10 +189,7 @@ extension RenderContext {
                 return true
             }
             let command = pollFDs[count].revents & Int16(POLLIN) != 0
-            if command {
-                var drained: UInt64 = 0
-                _ = Glibc.read(shared.pointee.commandFD, &drained, 8)
-            }
+            if command { EventDescriptor.take(shared.pointee.commandFD) }
             let events = pcm.pollEvents(pollFDs, count: count)
             room = (events ?? 0) & UInt16(POLLOUT) != 0
             if events == nil || events! & UInt16(POLLERR) != 0 { return recoverAfterPoll() }

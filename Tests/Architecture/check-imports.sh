@@ -83,7 +83,7 @@ only SegmanceAudio "SegmanceCore RubberBand"
 # What the kernel gives (and the one clock), below everything.
 only LinuxSystem "CLinuxSystem"
 # The real-time engine: the render side, the core, ALSA and the system layer; never the appliance or the twin.
-only SegmanceEngine "SegmanceAudio SegmanceCore ALSA CLinuxSystem LinuxSystem CThreadSanitizer"
+only SegmanceEngine "SegmanceAudio SegmanceCore ALSA LinuxSystem CThreadSanitizer"
 # Thin wrappers over C libraries and kernel interfaces know nothing of the appliance.
 only ALSA "CALSA LinuxSystem"
 # alsa-lib is wrapped once: CALSA only in ALSA (the engine uses ALSA's real-time calls).

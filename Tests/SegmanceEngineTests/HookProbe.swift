@@ -38,8 +38,7 @@ struct HookProbe: RenderProbe {
     func chunkStarting(commandFD: Int32, wakeFD: Int32) {
         guard hold.load(ordering: .relaxed) == 1 else { return }
         hold.store(2, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        EventDescriptor.signal(wakeFD)
         var fd = pollfd(fd: commandFD, events: Int16(POLLIN), revents: 0)
         _ = poll(&fd, 1, 1_000)
         hold.store(0, ordering: .releasing)
