@@ -51,26 +51,26 @@ let package = Package(
         // Time-stretching with the pitch kept (speed 50–150 %); GPL-2+, see README "Speed".
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband",
                        providers: [.apt(["librubberband-dev"])]),
-        .target(name: "SndFile", dependencies: ["CSndFile"]),
+        .target(name: "SndFile", dependencies: ["CSndFile", "LinuxSystem"]),
         .target(name: "Soxr", dependencies: ["CSoxr"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg", "LinuxSystem"]),
         .target(name: "ALSA", dependencies: ["CALSA", "LinuxSystem"]),
-        .target(name: "GPIOD", dependencies: ["CGPIOD"]),
+        .target(name: "GPIOD", dependencies: ["CGPIOD", "LinuxSystem"]),
         .target(name: "Aubio", dependencies: ["CAubio"]),
         .target(name: "RubberBand", dependencies: ["CRubberBand"]),
         // Linux kernel interfaces with no C library of their own: evdev input, i2c-dev.
-        .target(name: "LinuxInput"),
+        .target(name: "LinuxInput", dependencies: ["LinuxSystem"]),
         .systemLibrary(name: "CLinuxI2C"),
-        .target(name: "LinuxI2C", dependencies: ["CLinuxI2C"]),
+        .target(name: "LinuxI2C", dependencies: ["CLinuxI2C", "LinuxSystem"]),
         // Character displays: HD44780 over a PCF8574 I2C backpack, an LCDproc client.
-        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "SegmanceScreen"]),
+        .target(name: "CharacterDisplay", dependencies: ["LinuxI2C", "LinuxSystem", "SegmanceScreen"]),
 
         // A TOML parser for untrusted text (a stick's routine.toml): an error, never a trap,
         // on any input; bounded size and nesting. Standard library only.
         .target(name: "TOML"),
         // Sticks, manifests, decoding and conversion to the output format.
         .target(name: "SegmanceMedia", dependencies: [
-            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio",
+            "SegmanceCore", "SndFile", "Soxr", "TOML", "Aubio", "LinuxSystem",
         ]),
         // Driver events into the pure controls: GPIO edges and evdev key/axis streams.
         .target(name: "SegmanceInput", dependencies: ["SegmanceControls", "SegmanceCore", "LinuxInput", "GPIOD"]),
@@ -80,20 +80,20 @@ let package = Package(
         .target(name: "CSHA256"),
         // The routine library (SQLite through GRDB), the PCM media store, stick import.
         .target(name: "SegmanceLibrary", dependencies: [
-            "SegmanceCore", "SegmanceMedia", "LinuxSystem", "CLinuxSystem", "CSHA256",
+            "SegmanceCore", "SegmanceMedia", "LinuxSystem", "CSHA256",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary",
+            "SegmanceMedia", "SegmanceLibrary", "LinuxSystem",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
         .target(name: "SegmanceTwin", dependencies: [
             "SegmanceAppliance", "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceMedia", "SegmanceLibrary", "ALSA",
+            "SegmanceMedia", "SegmanceLibrary", "ALSA", "LinuxSystem",
         ]),
         // Linux descriptors the Glibc module lacks: signalfd, eventfd; naming threads.
         .systemLibrary(name: "CLinuxSystem"),
@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "CLinuxSystem",
+            "SegmanceLibrary", "SegmanceMedia", "SegmanceCore", "SndFile", "SegmanceTestSupport", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "SegmanceInputTests", dependencies: ["SegmanceInput", "LinuxInput", "GPIOD"]),

@@ -1,4 +1,5 @@
 import LinuxI2C
+import LinuxSystem
 import SegmanceScreen
 #if canImport(Glibc)
 import Glibc
@@ -9,13 +10,11 @@ public protocol Delay: AnyObject {
     func wait(microseconds: Int)
 }
 
-/// Sleeps with clock_nanosleep.
+/// Sleeps on the monotonic clock (`sleepMonotonic`).
 public final class SleepingDelay: Delay {
     public init() {}
     public func wait(microseconds: Int) {
-        var request = timespec(tv_sec: microseconds / 1_000_000, tv_nsec: (microseconds % 1_000_000) * 1000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+        sleepMonotonic(nanoseconds: Int64(microseconds) * 1000)
     }
 }
 

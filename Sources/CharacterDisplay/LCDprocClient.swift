@@ -1,3 +1,4 @@
+import LinuxSystem
 import SegmanceScreen
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ public final class LCDprocClient: CharacterDisplay {
         self.host = host
         self.port = port
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LCDprocError("socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw LCDprocError("socket: \(SystemError.text(errno))") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -59,7 +60,7 @@ public final class LCDprocClient: CharacterDisplay {
             }
         }
         guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.text(errno)
             close(fd)
             throw LCDprocError("connect to LCDd at \(host):\(port): \(reason)")
         }
@@ -138,7 +139,7 @@ public final class LCDprocClient: CharacterDisplay {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw LCDprocError("write to LCDd at \(host):\(port): \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw LCDprocError("write to LCDd at \(host):\(port): \(SystemError.text(errno))") }
             sent += n
         }
     }
@@ -154,7 +155,7 @@ public final class LCDprocClient: CharacterDisplay {
             let n = recv(fd, &chunk, chunk.count, 0)
             guard n > 0 else {
                 throw LCDprocError(n == 0 ? "LCDd at \(host):\(port) closed the connection"
-                                          : "read from LCDd at \(host):\(port): \(String(cString: strerror(errno)))")
+                                          : "read from LCDd at \(host):\(port): \(SystemError.text(errno))")
             }
             buffer += chunk[0..<n]
         }

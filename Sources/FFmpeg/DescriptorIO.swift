@@ -1,3 +1,4 @@
+import LinuxSystem
 import CFFmpeg
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ final class DescriptorIO {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw FFmpegError(function: "open", path: path, message: String(cString: strerror(code)),
+            throw FFmpegError(function: "open", path: path, message: SystemError.text(code),
                               code: cffmpeg_error_posix(code))
         }
         descriptor = .allocate(capacity: 1)

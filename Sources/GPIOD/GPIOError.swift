@@ -1,3 +1,4 @@
+import LinuxSystem
 import Glibc
 
 /// A failed libgpiod (or libc) call, with everything needed to fix the cause:
@@ -19,7 +20,7 @@ public struct GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
     public var subject: String
     /// The errno the call left behind.
     public var errno: Int32
-    /// `strerror(errno)`, e.g. "No such file or directory".
+    /// The errno value's text (`SystemError.text`), e.g. "No such file or directory".
     public var reason: String
     /// What exists instead.
     public var available: Available
@@ -29,7 +30,7 @@ public struct GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
         self.function = function
         self.subject = subject
         self.errno = errno
-        self.reason = String(cString: strerror(errno))
+        self.reason = SystemError.text(errno)
         self.available = available
     }
 

@@ -1,3 +1,4 @@
+import LinuxSystem
 import CGPIOD
 import Glibc
 
@@ -23,7 +24,7 @@ public enum GPIOInventory {
 
     /// The `gpiochip*` device nodes in `directory`, in chip number order.
     public static func chipPaths(in directory: String = "/dev") -> [String] {
-        DirectoryListing.numberedEntries(in: directory, prefix: "gpiochip").map { join(directory, $0) }
+        Directory(directory).numbered(prefix: "gpiochip").map { join(directory, $0.name) }
     }
 
     /// Every chip in `directory` that opens, with its lines.
@@ -50,7 +51,7 @@ public enum GPIOInventory {
     static func chipSummaries(in directory: String) -> [String] {
         chipPaths(in: directory).map { path in
             guard let handle = sgpio_chip_open(path) else {
-                return "\(path) (cannot open: \(String(cString: strerror(Glibc.errno))))"
+                return "\(path) (cannot open: \(SystemError.text(Glibc.errno)))"
             }
             let chip = GPIOChipHandle(handle)
             return "\(chip.name) [\(chip.label)] \(chip.lineCount) lines"

@@ -1,3 +1,4 @@
+import LinuxSystem
 import CLinuxI2C
 #if canImport(Glibc)
 import Glibc
@@ -18,13 +19,13 @@ public final class LinuxI2CBus: I2CBus {
         guard fd >= 0 else {
             let e = errno
             throw I2CError(operation: "open", path: path, address: address, errno: e,
-                           reason: String(cString: strerror(e)), available: Self.buses())
+                           reason: SystemError.text(e), available: Self.buses())
         }
         guard segmance_i2c_set_address(fd, Int(address)) == 0 else {
             let e = errno
             close(fd)
             throw I2CError(operation: "ioctl(I2C_SLAVE)", path: path, address: address, errno: e,
-                           reason: String(cString: strerror(e)))
+                           reason: SystemError.text(e))
         }
         self.fd = fd
     }
@@ -39,19 +40,13 @@ public final class LinuxI2CBus: I2CBus {
         guard segmance_smbus_send_byte(fd, byte) == 0 else {
             let e = errno
             throw I2CError(operation: "ioctl(I2C_SMBUS send byte)", path: path, address: address, errno: e,
-                           reason: String(cString: strerror(e)))
+                           reason: SystemError.text(e))
         }
     }
 
     /// The /dev/i2c-* nodes that exist.
     public static func buses(in directory: String = "/dev") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("i2c-") { names.append(directory + "/" + name) }
-        }
-        return names.sorted()
+        let names = (try? Directory(directory).names()) ?? []
+        return names.filter { $0.hasPrefix("i2c-") }.map { directory + "/" + $0 }.sorted()
     }
 }

@@ -1,24 +1,7 @@
 import Glibc
 
-/// The little file-system reading the inventories need, over Glibc.
+/// The little file-system reading the inventories need, over Glibc (listing: `Directory`).
 enum FileSystem {
-    /// The entries of `directory` whose names start with `prefix` and continue with a number,
-    /// sorted by that number (`event2` before `event10`). Empty if unreadable.
-    static func numberedEntries(in directory: String, prefix: String) -> [(name: String, number: Int)] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var found: [(name: String, number: Int)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) {
-                found.append((name, number))
-            }
-        }
-        return found.sorted { $0.number < $1.number }
-    }
-
     /// `directory/name`.
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name

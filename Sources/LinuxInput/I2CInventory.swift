@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// An I2C bus exposed by i2c-dev.
 public struct I2CBus: Equatable, Sendable {
     /// e.g. `/dev/i2c-1`.
@@ -21,7 +23,7 @@ public enum I2CInventory {
     public static func buses(devDirectory: String = "/dev",
                              sysDirectory: String = "/sys/class/i2c-dev") -> [I2CBus]
     {
-        FileSystem.numberedEntries(in: devDirectory, prefix: "i2c-").map { entry in
+        Directory(devDirectory).numbered(prefix: "i2c-").map { entry in
             I2CBus(path: FileSystem.join(devDirectory, entry.name), number: entry.number,
                    name: FileSystem.readText(FileSystem.join(sysDirectory, entry.name + "/name")))
         }

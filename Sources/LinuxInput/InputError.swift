@@ -1,3 +1,4 @@
+import LinuxSystem
 import Glibc
 
 /// A failure of an input device or its lookup, with what was asked and what exists.
@@ -18,7 +19,7 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .system(let function, let path, let errno):
-            return "\(function) failed for \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+            return "\(function) failed for \(path): \(SystemError.text(errno)) (errno \(errno))"
         case .noDevice(let names, let found):
             let wanted = names.map { "\"\($0)\"" }.joined(separator: " or ")
             let present = found.isEmpty ? "none" : found.map { "\($0.path) \"\($0.name)\"" }.joined(separator: ", ")

@@ -1,3 +1,4 @@
+import LinuxSystem
 /// An input device node and its name.
 public struct InputDevice: Equatable, Hashable, Sendable {
     /// e.g. `/dev/input/event3`.
@@ -20,7 +21,7 @@ public enum InputInventory {
     public static func devices(in directory: String = "/dev/input",
                                nameReader: NameReader = EvdevDevice.name(at:)) -> [InputDevice]
     {
-        FileSystem.numberedEntries(in: directory, prefix: "event").compactMap { entry in
+        Directory(directory).numbered(prefix: "event").compactMap { entry in
             let path = FileSystem.join(directory, entry.name)
             return nameReader(path).map { InputDevice(path: path, name: $0) }
         }

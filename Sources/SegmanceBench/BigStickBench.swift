@@ -1,3 +1,4 @@
+import LinuxSystem
 import Foundation
 import SegmanceMedia
 import SndFile
@@ -183,17 +184,16 @@ enum BigStickBench {
         func logged(_ text: String) -> Int {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "\n").filter { $0.contains(text) }.count
         }
-        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
         var deadline = wallSeconds() + 20
         while logged("ready: ") == 0 {
             precondition(wallSeconds() < deadline, "segmance run was not ready within 20 s: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         var rest = 0, anonRest = 0
         for _ in 0..<100 {
             rest = max(rest, statusKB(pid, "VmRSS:"))
             anonRest = max(anonRest, statusKB(pid, "RssAnon:"))
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         let start = wallSeconds()
         guard system("mount --bind '\(stick)' '\(media)/stick' 2> /dev/null") == 0 else { return nil }
@@ -206,7 +206,7 @@ enum BigStickBench {
             peak = max(peak, statusKB(pid, "VmRSS:"))
             anonPeak = max(anonPeak, statusKB(pid, "RssAnon:"))
             for child in children(pid) { workerPeak[child] = max(workerPeak[child] ?? 0, statusKB(child, "VmHWM:")) }
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         let wall = wallSeconds() - start
         // Once the import has ended the daemon gives the import's code back (nothing plays).
@@ -214,12 +214,12 @@ enum BigStickBench {
         while logged("memory: the import's code given back") == 0 {
             precondition(wallSeconds() < deadline, "the daemon did not give the import's code back within 10 s")
             peak = max(peak, statusKB(pid, "VmRSS:"))
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         var after = 0
         for _ in 0..<100 {
             after = max(after, statusKB(pid, "VmRSS:"))
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         return (Double(rest) / 1024, Double(peak) / 1024, Double(after) / 1024, Double(anonRest) / 1024,
                 Double(anonPeak) / 1024, wall, Double(workerPeak.values.max() ?? 0) / 1024, workerPeak.count)
@@ -278,12 +278,8 @@ enum BigStickBench {
 
     /// Files under `root`, found by readdir and lstat alone: the least any scan must do.
     static func walk(_ root: String) -> Int {
-        guard let dir = opendir(root) else { return 0 }
-        defer { closedir(dir) }
         var count = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name == "." || name == ".." { continue }
+        for name in (try? Directory(root).names()) ?? [] {
             let path = root + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
@@ -310,10 +306,9 @@ enum BigStickBench {
         precondition(posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0, "posix_spawn \(binary)")
         var status: Int32 = 0
         var peakKB = 0
-        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
         while waitpid(pid, &status, WNOHANG) == 0 {
             peakKB = max(peakKB, statusKB(pid, "VmHWM:"))
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 1_000_000)
         }
         let wall = wallSeconds() - start
         let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -37,7 +37,7 @@ enum DaemonBenchmark {
         mkdir(inputs, 0o700)
         let fifo = inputs + "/event0"
         unlink(fifo)
-        guard mkfifo(fifo, 0o600) == 0 else { fail("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        guard mkfifo(fifo, 0o600) == 0 else { fail("mkfifo \(fifo): \(SystemError.text(errno))") }
 
         let profileText = """
             name = "bench"
@@ -107,7 +107,7 @@ enum DaemonBenchmark {
         mkdir(stick, 0o755)
         mkdir(stick + "/Bench", 0o755)
         guard link(audio, stick + "/Bench/part.wav") == 0 else {
-            throw DaemonError("link \(audio): \(String(cString: strerror(errno)))")
+            throw DaemonError("link \(audio): \(SystemError.text(errno))")
         }
         let manifest = """
             title = "Bench"
@@ -137,7 +137,7 @@ final class PedalPresser: @unchecked Sendable {
     func press() {
         guard pressed.withLock({ was in defer { was = true }; return !was }) else { return }
         let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-        guard fd >= 0 else { fail("open \(fifo): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { fail("open \(fifo): \(SystemError.text(errno))") }
         let now = monotonicNanoseconds()
         let seconds = now / 1_000_000_000, micro = now % 1_000_000_000 / 1000
         var bytes: [UInt8] = []

@@ -1,3 +1,4 @@
+import LinuxSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +71,6 @@ enum MPDStartup {
     /// Connects to `path` as soon as MPD listens (retried every 0.2 ms) and reads its first
     /// line; nil when MPD exits or the deadline passes.
     private static func greetingLine(_ path: String, pid: pid_t, deadline: Double) -> String? {
-        var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
         while wallSeconds() < deadline {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid { return nil }
@@ -89,7 +89,7 @@ enum MPDStartup {
                 return String(decoding: line, as: UTF8.self)
             }
             close(fd)
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 200_000)
         }
         return nil
     }

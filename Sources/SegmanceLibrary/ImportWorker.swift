@@ -1,4 +1,4 @@
-import CLinuxSystem
+import LinuxSystem
 import SegmanceCore
 import SegmanceMedia
 #if canImport(Glibc)
@@ -34,14 +34,15 @@ public enum ImportWorker {
                            reportDescriptor: Int32, limits: Limits = Limits()) -> Int32 {
         // Nothing inherited but the standard streams and the report pipe; no core dump of
         // a crash; gone with the daemon.
-        _ = segmance_close_from(UInt32(max(3, reportDescriptor + 1)))
-        _ = segmance_parent_death_signal(SIGKILL)
+        try? CurrentProcess.closeDescriptors(from: max(3, reportDescriptor + 1))
+        try? CurrentProcess.signalWhenParentEnds(SIGKILL)
         for (resource, value) in [(RLIMIT_DATA, limits.data), (RLIMIT_CPU, limits.cpuSeconds),
                                   (RLIMIT_NOFILE, limits.files), (RLIMIT_CORE, 0)] {
             var limit = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
             if resource == RLIMIT_CPU { limit.rlim_max = rlim_t(value + 10) }
             if setrlimit(__rlimit_resource_t(resource.rawValue), &limit) != 0 {
-                write(reportDescriptor, .event(.problem(StickProblem(path: ".", reason: "setrlimit: \(String(cString: strerror(errno)))"))))
+                let problem = StickProblem(path: ".", reason: "setrlimit: \(SystemError.text(errno))")
+                write(reportDescriptor, .event(.problem(problem)))
             }
         }
         let crashOn = getenv(crashVariable).map { String(cString: $0) }

@@ -268,8 +268,7 @@ struct StickPresence: Sendable {
         while true {
             if !isPresent(path) { return true }
             if Self.now() >= deadline { return false }
-            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-            nanosleep(&pause, nil)
+            sleepMonotonic(nanoseconds: 20_000_000)
         }
     }
 

@@ -1,3 +1,4 @@
+import LinuxSystem
 import GRDB
 import SegmanceCore
 import SegmanceMedia

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 

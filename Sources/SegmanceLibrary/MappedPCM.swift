@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 
@@ -70,7 +71,8 @@ public final class MappedPCM: @unchecked Sendable {
     public func prefault(_ range: Range<Int64>) -> Bool {
         let bytes = pages(range, inner: false)
         guard !bytes.isEmpty else { return true }
-        if mlock(raw + bytes.lowerBound, bytes.count) == 0 { return true }
+        let region = UnsafeRawBufferPointer(start: raw + bytes.lowerBound, count: bytes.count)
+        if (try? MemoryLock.lock(region)) != nil { return true }
         madvise(raw + bytes.lowerBound, bytes.count, MADV_WILLNEED)
         var sum: UInt64 = 0
         var offset = bytes.lowerBound
@@ -90,16 +92,6 @@ public final class MappedPCM: @unchecked Sendable {
     public func release(_ range: Range<Int64>) {
         let bytes = pages(range, inner: true)
         guard !bytes.isEmpty else { return }
-        munlock(raw + bytes.lowerBound, bytes.count)
-        madvise(raw + bytes.lowerBound, bytes.count, MADV_DONTNEED)
-    }
-}
-
-extension SystemError {
-    /// The same failure with a more specific explanation in place of strerror's.
-    func withNote(_ note: String) -> SystemError {
-        var copy = self
-        copy.note = note
-        return copy
+        MemoryLock.drop(UnsafeMutableRawBufferPointer(start: raw + bytes.lowerBound, count: bytes.count))
     }
 }

@@ -1,4 +1,4 @@
-import CLinuxSystem
+import LinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,15 +48,9 @@ public struct MediaStore: Sendable {
 
     /// The hash of every complete media file, and the names of leftover temporary files.
     public func contents() throws(SystemError) -> (media: Set<String>, temporary: [String]) {
-        guard let dir = opendir(directory) else { throw SystemError("opendir", path: directory) }
-        defer { closedir(dir) }
         var media: Set<String> = []
         var temporary: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name == "." || name == ".." { continue }
+        for name in try Directory(directory).names() {
             if name.hasSuffix(Self.fileExtension), Self.isHash(String(name.dropLast(Self.fileExtension.count))) {
                 media.insert(String(name.dropLast(Self.fileExtension.count)))
             } else {
@@ -153,7 +147,7 @@ public final class MediaWriter: PCMSink {
         written += Int64(bytes.count)
         if written - writebackStarted >= Self.writebackBytes {
             // Only a head start for fsync: a failure here is fsync's to report.
-            _ = segmance_start_writeback(fd, writebackStarted, written - writebackStarted)
+            Writeback.start(fd, offset: writebackStarted, count: written - writebackStarted)
             writebackStarted = written
         }
     }

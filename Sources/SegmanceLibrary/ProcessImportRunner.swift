@@ -1,4 +1,4 @@
-import CLinuxSystem
+import LinuxSystem
 import SegmanceCore
 import SegmanceMedia
 #if canImport(Glibc)
@@ -31,7 +31,9 @@ public final class ProcessImportRunner: ImportRunner {
     /// A running worker and what it has said so far.
     private struct Child {
         var pid: pid_t
-        var pidfd: Int32
+        /// Readable once the child has ended; closed with the last copy of the child.
+        var process: ProcessDescriptor
+        var pidfd: Int32 { process.fileDescriptor }
         /// The report pipe's read end; -1 once it reached its end.
         var pipe: Int32
         var pending: [UInt8] = []
@@ -56,7 +58,6 @@ public final class ProcessImportRunner: ImportRunner {
             kill(child.pid, SIGKILL)
             var status: Int32 = 0
             waitpid(child.pid, &status, 0)
-            close(child.pidfd)
             if child.pipe >= 0 { close(child.pipe) }
         }
     }
@@ -165,18 +166,17 @@ public final class ProcessImportRunner: ImportRunner {
             errno = code
             throw SystemError("posix_spawn", path: executable)
         }
-        let pidfd = segmance_pidfd_open(pid)
-        guard pidfd >= 0 else {
-            let saved = errno
+        let process: ProcessDescriptor
+        do {
+            process = try ProcessDescriptor(pid: pid, subject: executable)
+        } catch {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
             close(fds[0])
-            errno = saved
-            throw SystemError("pidfd_open", path: executable)
+            throw error
         }
-        _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-        return Child(pid: pid, pidfd: pidfd, pipe: fds[0], stick: stick)
+        return Child(pid: pid, process: process, pipe: fds[0], stick: stick)
     }
 
     /// Reads what the pipe holds and turns its complete lines into events.
@@ -236,7 +236,6 @@ public final class ProcessImportRunner: ImportRunner {
 
     /// The child has ended: when it did not finish its report, says why and on what.
     private func end(_ child: Child, status: Int32) {
-        close(child.pidfd)
         if child.pipe >= 0 { close(child.pipe) }
         guard !child.finished else { return }
         var summary = child.summary

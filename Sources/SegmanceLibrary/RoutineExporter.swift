@@ -1,3 +1,4 @@
+import LinuxSystem
 import SegmanceCore
 import SegmanceMedia
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ public struct RoutineExporter {
         let base = root + "/" + Self.folder
         try check(root)
         if mkdir(base, 0o755) != 0 && errno != EEXIST { throw classify(root, "mkdir", base, errno) }
-        let existing = Set(directoryNames(base).map { $0.lowercased() })
+        let existing = Set(((try? Directory(base).names()) ?? []).map { $0.lowercased() })
         var name = Self.safeName(routine.title, fallback: "Routine")
         var n = 2
         let stem = name
@@ -186,7 +187,7 @@ public struct RoutineExporter {
     /// What a failed call means: the stick gone, full, write-protected, or something else.
     private func classify(_ root: String, _ call: String, _ path: String, _ code: Int32,
                           detail: String? = nil) -> ExportFailure {
-        let text = detail ?? "\(call)(\(path)): \(String(cString: strerror(code)))"
+        let text = detail ?? SystemError(call, path: path, code: code).description
         var info = stat()
         if stat(root, &info) != 0 || StickPresence.isMediumError(code) { return .gone(text) }
         if code == ENOSPC || code == EFBIG || code == EDQUOT { return .full(text) }
@@ -203,7 +204,7 @@ public struct RoutineExporter {
 
     /// Removes a folder the export made and the files in it (it holds no subfolders).
     static func removeTree(_ path: String) {
-        for name in directoryNames(path) { unlink(path + "/" + name) }
+        for name in (try? Directory(path).names()) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -1,3 +1,4 @@
+import LinuxSystem
 import SegmanceMedia
 #if canImport(Glibc)
 import Glibc
@@ -99,7 +100,8 @@ public struct SpokenCounts: Sendable {
             if !madeFolder {
                 madeFolder = true
                 if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                    loaded.problems.append(SpokenCountError(path: directory, .unwritable("mkdir: \(String(cString: strerror(errno)))")))
+                    let reason = "mkdir: \(SystemError.text(errno))"
+                    loaded.problems.append(SpokenCountError(path: directory, .unwritable(reason)))
                 }
             }
             do {
@@ -127,7 +129,7 @@ public struct SpokenCounts: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw SpokenCountError(path: path, .corrupt("open: \(String(cString: strerror(errno)))"))
+            throw SpokenCountError(path: path, .corrupt("open: \(SystemError.text(errno))"))
         }
         defer { close(fd) }
         var info = stat()
@@ -138,7 +140,7 @@ public struct SpokenCounts: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = retryingEINTR { Glibc.read(fd, &chunk, chunk.count) }
-            if n < 0 { throw SpokenCountError(path: path, .corrupt("read: \(String(cString: strerror(errno)))")) }
+            if n < 0 { throw SpokenCountError(path: path, .corrupt("read: \(SystemError.text(errno))")) }
             if n == 0 { break }
             bytes += chunk[0..<n]
             if bytes.count > Self.maxFileBytes { throw SpokenCountError(path: path, .corrupt("over \(Self.maxFileBytes) bytes")) }
@@ -201,7 +203,7 @@ public struct SpokenCounts: Sendable {
         let path = path(of: text)
         let temporary = "\(directory)/.\(text)-\(getpid()).tmp"
         func failed(_ call: String) -> SpokenCountError {
-            SpokenCountError(path: path, .unwritable("\(call): \(String(cString: strerror(errno)))"))
+            SpokenCountError(path: path, .unwritable("\(call): \(SystemError.text(errno))"))
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failed("open") }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 import SegmanceCore
@@ -53,7 +54,7 @@ public final class StickRefusalWatcher {
         while buffer.withUnsafeMutableBytes({ Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }) > 0 {}
         if directoryWatch < 0 { watchDirectory() }
         var now: [String: StickRefusal] = [:]
-        for name in directoryNames(directory) where !name.hasPrefix(".") {
+        for name in (try? Directory(directory).names()) ?? [] where !name.hasPrefix(".") {
             guard let text = Self.contents(of: directory + "/" + name), let refusal = Self.parse(text, device: name) else { continue }
             now[name] = refusal
         }

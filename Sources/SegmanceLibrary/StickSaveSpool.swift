@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 
@@ -36,7 +37,7 @@ public struct StickSaveSpool {
             throw SystemError("mkdir", path: path)
         }
         let base = outbox + "/" + RoutineExporter.folder
-        for name in directoryNames(base) { RoutineExporter.removeTree(base + "/" + name) }
+        for name in (try? Directory(base).names()) ?? [] { RoutineExporter.removeTree(base + "/" + name) }
         rmdir(base)
     }
 

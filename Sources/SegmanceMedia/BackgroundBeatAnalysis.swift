@@ -1,4 +1,5 @@
 import Aubio
+import LinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,7 @@ public final class BackgroundBeatAnalysis {
     /// The file frames analysed: those offered outside it are not taken.
     public let excerpt: Range<Int>
     private let channel: Channel
-    private var thread = pthread_t()
-    private var joined = false
+    private var thread: SystemThread?
 
     /// Chunks waiting at most.
     static let depth = 8
@@ -34,22 +34,11 @@ public final class BackgroundBeatAnalysis {
     public init?(detector: BeatDetector, excerpt: Range<Int>) {
         guard !excerpt.isEmpty else { return nil }
         self.excerpt = excerpt
-        channel = Channel(detector: detector, start: excerpt.lowerBound)
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, Self.stackBytes)
-        let box = Unmanaged.passRetained(channel).toOpaque()
-        // The entry captures nothing; the channel travels through the argument.
-        let result = pthread_create(&thread, &attributes, { argument in
-            Unmanaged<Channel>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard result == 0 else {
-            Unmanaged<Channel>.fromOpaque(box).release()
-            joined = true
-            return nil
-        }
+        let channel = Channel(detector: detector, start: excerpt.lowerBound)
+        self.channel = channel
+        guard let thread = try? SystemThread(name: "segmance-beats", stackBytes: Self.stackBytes, { channel.run() })
+        else { return nil }
+        self.thread = thread
     }
 
     deinit {
@@ -80,9 +69,7 @@ public final class BackgroundBeatAnalysis {
     }
 
     private func join() {
-        guard !joined else { return }
-        joined = true
-        pthread_join(thread, nil)
+        thread?.join()
     }
 
     /// The queue between the two threads and the analysis's result, under one lock.

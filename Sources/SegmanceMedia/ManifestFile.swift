@@ -1,3 +1,4 @@
+import LinuxSystem
 import Foundation
 
 /// Reads a stick's `routine.toml` within a size bound: the size is checked before a byte
@@ -11,10 +12,10 @@ enum ManifestFile {
     /// The file's bytes, or why it is refused (for the performer; the caller names the file).
     static func read(_ path: String, limit: Int = maxBytes) -> Result<[UInt8], ManifestRefusal> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(.unreadable(SystemError.text(errno))) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard fstat(fd, &info) == 0 else { return .failure(.unreadable(SystemError.text(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
         if info.st_size > limit { return .failure(.tooLarge(Int64(info.st_size), limit: limit)) }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
@@ -26,7 +27,7 @@ enum ManifestFile {
             }
             if got < 0 {
                 if errno == EINTR { continue }
-                return .failure(.unreadable(String(cString: strerror(errno))))
+                return .failure(.unreadable(SystemError.text(errno)))
             }
             if got == 0 { break }
             total += got

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 
@@ -14,7 +15,7 @@ struct PipedChild {
     struct Failure: Error {
         var call: String
         var code: Int32
-        var message: String { String(cString: strerror(code)) }
+        var message: String { SystemError.text(code) }
     }
 
     /// Starts `program` with `arguments` (argv[0] first); `outputPipeBytes` asks for a

@@ -1,3 +1,4 @@
+import LinuxSystem
 import Foundation
 
 /// Path checks for an untrusted stick: everything must resolve inside a root.
@@ -77,7 +78,7 @@ enum StickPaths {
 
     /// The names in `directory` (none when it cannot be read).
     static func names(in directory: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        (try? Directory(directory).names()) ?? []
     }
 
     /// Why a manifest's `file` value is refused, or nil when it is an acceptable

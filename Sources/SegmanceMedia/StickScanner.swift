@@ -1,3 +1,4 @@
+import LinuxSystem
 import Foundation
 
 /// An audio file found on a stick.
@@ -124,8 +125,6 @@ private struct StickWalk {
     /// Set when a stick-wide bound is hit: nothing more is read.
     private var stopped = false
 
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
-
     init(root: String, limits: StickLimits) {
         self.root = root
         self.limits = limits
@@ -138,40 +137,34 @@ private struct StickWalk {
     /// The names in `folder` (without "." and ".."), at most the per-folder and the
     /// remaining stick-wide bound; nil when it cannot be listed.
     private mutating func list(_ folder: String, relative: String) -> [String]? {
-        guard let directory = opendir(folder) else {
-            problem(relative, "cannot list the folder: \(String(cString: strerror(errno)))")
-            return nil
-        }
-        defer { closedir(directory) }
         var names: [String] = []
         var undecodable = 0
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { problem(relative, "cannot list the whole folder: \(String(cString: strerror(errno)))") }
-                break
+        do throws(SystemError) {
+            try Directory(folder).forEachEntry { entry in
+                guard let name = entry.name else {
+                    undecodable += 1
+                    return true
+                }
+                if seen >= limits.maxEntries {
+                    problem(".", "the stick holds more than \(limits.maxEntries) files and folders; "
+                            + "the rest is not searched")
+                    stopped = true
+                    return false
+                }
+                if names.count >= limits.maxEntriesPerFolder {
+                    problem(relative, "the folder holds more than \(limits.maxEntriesPerFolder) files and folders; "
+                            + "only \(limits.maxEntriesPerFolder) are looked at")
+                    return false
+                }
+                seen += 1
+                names.append(name)
+                return true
             }
-            // The name is read where the kernel put it, NUL-terminated: on exFAT and NTFS it
-            // may be longer than the 256 bytes `dirent.d_name` declares.
-            let name = String(validatingCString: (UnsafeRawPointer(entry) + Self.nameOffset)
-                .assumingMemoryBound(to: CChar.self))
-            guard let name else {
-                undecodable += 1
-                continue
-            }
-            if name == "." || name == ".." { continue }
-            if seen >= limits.maxEntries {
-                problem(".", "the stick holds more than \(limits.maxEntries) files and folders; the rest is not searched")
-                stopped = true
-                break
-            }
-            if names.count >= limits.maxEntriesPerFolder {
-                problem(relative, "the folder holds more than \(limits.maxEntriesPerFolder) files and folders; "
-                        + "only \(limits.maxEntriesPerFolder) are looked at")
-                break
-            }
-            seen += 1
-            names.append(name)
+        } catch where error.function == "opendir" {
+            problem(relative, "cannot list the folder: \(error.message)")
+            return nil
+        } catch {
+            problem(relative, "cannot list the whole folder: \(error.message)")
         }
         if undecodable > 0 {
             problem(relative, "\(undecodable) name\(undecodable == 1 ? " is" : "s are") not UTF-8 and "

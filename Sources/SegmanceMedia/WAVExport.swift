@@ -1,3 +1,4 @@
+import LinuxSystem
 import SndFile
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,7 @@ public enum FileSync {
         public var call: String
         public var path: String
         public var code: Int32
-        public var description: String { "\(call)(\(path)): \(String(cString: strerror(code)))" }
+        public var description: String { "\(call)(\(path)): \(SystemError.text(code))" }
     }
 
     public static func file(_ path: String) throws(Failure) { try sync(path, flags: O_RDONLY | O_CLOEXEC) }

@@ -1,3 +1,4 @@
+import LinuxSystem
 import ALSA
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,7 @@ public final class WAVWriter {
 
     public init(path: String, sampleRate: Int) throws(SimError) {
         guard let file = fopen(path, "wb") else {
-            throw SimError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw SimError("cannot write \(path): \(SystemError.text(errno))")
         }
         self.path = path
         self.sampleRate = sampleRate
@@ -43,7 +44,7 @@ public final class WAVWriter {
     public func finish() throws(SimError) {
         fseek(file, 0, SEEK_SET)
         writeHeader()
-        guard fflush(file) == 0 else { throw SimError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fflush(file) == 0 else { throw SimError("cannot write \(path): \(SystemError.text(errno))") }
     }
 
     private func writeHeader() {

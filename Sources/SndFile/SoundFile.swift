@@ -1,3 +1,4 @@
+import LinuxSystem
 import CSndFile
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +24,7 @@ public final class SoundFile {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw SoundFileError(function: "open", path: path, message: String(cString: strerror(code)), code: code)
+            throw SoundFileError(function: "open", path: path, message: SystemError.text(code), code: code)
         }
         var raw = SF_INFO()
         // close_desc = 1: the handle owns the descriptor (closed by sf_close, also on failure).

@@ -1,3 +1,4 @@
+import LinuxSystem
 import ArgumentParser
 import SegmanceCore
 import SegmanceLibrary
@@ -119,7 +120,7 @@ func directory(of path: String) -> String {
 
 func readFile(_ path: String) throws -> String {
     guard let f = fopen(path, "rb") else {
-        throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+        throw ValidationError("cannot read \(path): \(SystemError.text(errno))")
     }
     defer { fclose(f) }
     var bytes: [UInt8] = []
@@ -134,11 +135,11 @@ func readFile(_ path: String) throws -> String {
 
 func writeFile(_ path: String, _ text: String) throws {
     guard let f = fopen(path, "wb") else {
-        throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+        throw ValidationError("cannot write \(path): \(SystemError.text(errno))")
     }
     defer { fclose(f) }
     let bytes = Array(text.utf8)
     guard fwrite(bytes, 1, bytes.count, f) == bytes.count else {
-        throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+        throw ValidationError("cannot write \(path): \(SystemError.text(errno))")
     }
 }

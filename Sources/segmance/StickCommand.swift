@@ -1,3 +1,4 @@
+import LinuxSystem
 import ArgumentParser
 import Foundation
 import SegmanceMedia
@@ -21,7 +22,7 @@ struct Stick: ParsableCommand {
             guard !FileManager.default.fileExists(atPath: path) else {
                 throw CommandError("\(path) exists: it is left as it is (move it away to start anew)")
             }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            guard let names = try? Directory(folder).names() else {
                 throw CommandError("\(folder) cannot be read: is it a folder?")
             }
             let songs = names.filter {

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
@@ -130,9 +131,7 @@ struct SeededRandom: RandomNumberGenerator {
             let delay = UInt64.random(in: 0...(full * 6 / 5), using: &random)
             let pid = try SegmanceBinary.spawn(["import", stick, "--library", library])
             // The point of the test is a kill at an arbitrary moment: a plain timed wait.
-            var pause = timespec(tv_sec: Int(delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            sleepMonotonic(nanoseconds: Int64(delay))
             Glibc.kill(pid, SIGKILL)
             if SegmanceBinary.wait(pid).signaled { interrupted += 1 }
 

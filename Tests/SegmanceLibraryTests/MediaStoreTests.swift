@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 import SegmanceLibrary
 import SegmanceTestSupport
 import Testing

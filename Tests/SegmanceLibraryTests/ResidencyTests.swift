@@ -1,4 +1,4 @@
-import CLinuxSystem
+import LinuxSystem
 import Foundation
 import SegmanceLibrary
 import SegmanceTestSupport
@@ -134,8 +134,7 @@ import Testing
         func map() throws -> MappedPCM {
             let mapped = try store.map(hash, frames: frames)
             if lockedOnFault {
-                let locked = segmance_mlock_onfault(UnsafeRawPointer(mapped.base), Int(frames) * 4)
-                try #require(locked == 0, "mlock2: \(String(cString: strerror(errno)))")
+                try MemoryLock.lockOnFault(UnsafeRawBufferPointer(start: mapped.base, count: Int(frames) * 4))
             }
             return mapped
         }
