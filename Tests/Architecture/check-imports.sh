@@ -126,8 +126,6 @@ never SegmanceDaemon "SegmanceTwin segmance SegmanceBench"
 # imported, and threads, memory locks, sleeps and errno texts are made, in LinuxSystem only.
 # Folders listed here are not checked yet, one a line:
 system_exempt=(
-  Sources/SegmanceEngine   # until 28b/28c move them onto LinuxSystem
-  Sources/ALSA             # until 28b/28c move them onto LinuxSystem
   Sources/SegmanceDaemon   # until 28b/28c move them onto LinuxSystem
 )
 is_system_exempt() { local d; for d in "${system_exempt[@]}"; do [[ "$1" == "$d"/* ]] && return 0; done; return 1; }
