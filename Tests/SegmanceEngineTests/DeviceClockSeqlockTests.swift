@@ -38,8 +38,11 @@ import Glibc
             freeNullRenderContext(context)
             words.deallocate()
         }
-        let rate = context.pointee.shared.pointee.deviceClock.sampleRate
         let progress = SeqlockProgress(seen: -1)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
+        let rate = shared.pointee.deviceClock.sampleRate
         let start = monotonicNanoseconds()
 
         let writer = TestThread {
@@ -68,7 +71,7 @@ import Glibc
         while newest < count - 1 {
             round += 1
             let now = monotonicNanoseconds()
-            if let frame = context.pointee.shared.pointee.deviceClock.outputFrame(at: now) {
+            if let frame = shared.pointee.deviceClock.outputFrame(at: now) {
                 if let k = reading(frame, at: now, in: max(0, newest)...(count - 1)) {
                     if words[k] != Int64(k) * Self.step { missing += 1 }
                     if k > newest {
@@ -92,7 +95,7 @@ import Glibc
             // for reading j + window + 1 (it waits for the reader to see j first).
             let time = seenAt[j]
             // Nil once the writer has written over the reading in force then.
-            if let frame = context.pointee.shared.pointee.deviceClock.outputFrame(at: time) {
+            if let frame = shared.pointee.deviceClock.outputFrame(at: time) {
                 if let m = reading(frame, at: time, in: j...(j + Self.window)) {
                     if words[m] != Int64(m) * Self.step { missing += 1 }
                     oldestRead += 1

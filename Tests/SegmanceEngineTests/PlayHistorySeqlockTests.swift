@@ -49,6 +49,9 @@ import Glibc
             words.deallocate()
         }
         let progress = SeqlockProgress(seen: -1)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
         let history = context.pointee.renderer.state.history
 
         let writer = TestThread {
@@ -74,7 +77,7 @@ import Glibc
         let beyond = Int64(count) * 1_000
         while newest < count - 1 {
             round += 1
-            if let got = context.pointee.shared.pointee.history.heard(atOutput: beyond) {
+            if let got = shared.pointee.history.heard(atOutput: beyond) {
                 let k = Int(got.epoch)
                 if k < newest || k >= count || got != Self.heard(k, at: beyond) {
                     torn += 1
@@ -93,7 +96,7 @@ import Glibc
             guard j >= 0 else { continue }
             let frame = Int64(j) * 1_000 + 500
             // Nil once the writer has written over entry j (and so over every older one).
-            if let got = context.pointee.shared.pointee.history.heard(atOutput: frame) {
+            if let got = shared.pointee.history.heard(atOutput: frame) {
                 if got != Self.heard(j, at: frame) {
                     torn += 1
                 } else if words[j] != Int64(j) * 1_000 + 1 {

@@ -32,11 +32,14 @@ import Glibc
             words.deallocate()
         }
         let progress = SeqlockProgress(seen: 0)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
 
         let writer = TestThread {
             for k in 1...count {
                 words[k] = Int64(k) * 1_000
-                context.pointee.shared.pointee.position.publish(Int64(k) * 1_000, UInt32(k))
+                shared.pointee.position.publish(Int64(k) * 1_000, UInt32(k))
                 while k - progress.seen.load(ordering: .relaxed) > Self.window { sched_yield() }
             }
         }
@@ -45,7 +48,7 @@ import Glibc
         var distinct = 0
         var last: UInt32 = 0
         while last < count {
-            let (frame, epoch) = context.pointee.shared.pointee.position.read()
+            let (frame, epoch) = shared.pointee.position.read()
             if frame != Int64(epoch) * 1_000 || epoch > count {
                 torn += 1
             } else if words[Int(epoch)] != frame {
