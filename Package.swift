@@ -125,7 +125,7 @@ let package = Package(
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
         .target(name: "SegmanceEngine", dependencies: [
-            "SegmanceAudio", "SegmanceCore", "ALSA", "CALSA", "CLinuxSystem", "CThreadSanitizer", "LinuxSystem",
+            "SegmanceAudio", "SegmanceCore", "ALSA", "CThreadSanitizer", "LinuxSystem",
             .product(name: "Atomics", package: "swift-atomics"),
         ]),
         // Test and benchmark only: counts heap calls per thread (interposes malloc).

@@ -44,7 +44,8 @@ public final class BlockingPCMWriter: @unchecked Sendable {
     /// Converts and writes interleaved samples; the count must be a whole number of frames.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(ALSAError) {
         let channels = configuration.channels
-        precondition(samples.count % channels == 0, "\(samples.count) samples is not a whole number of \(channels)-channel frames")
+        precondition(samples.count % channels == 0,
+                     "\(samples.count) samples is not a whole number of \(channels)-channel frames")
         guard let base = samples.baseAddress else { return }
         let frames = samples.count / channels
         var frame = 0

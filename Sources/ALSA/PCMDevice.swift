@@ -19,7 +19,7 @@ public final class PCMDevice: @unchecked Sendable {
     /// Playback or capture.
     public let stream: PCMStream
     /// The `snd_pcm_t *` handle; valid for the lifetime of this object.
-    public let handle: OpaquePointer
+    let handle: OpaquePointer
     /// What `configure` last granted; nil before.
     public internal(set) var configuration: PCMConfiguration?
     /// The private configuration tree the PCM was opened from, if any; freed after it.
@@ -196,8 +196,7 @@ public final class PCMDevice: @unchecked Sendable {
             if snd_pcm_delay(handle, &queued) < 0 { queued = 0 }
             let playing = Int64(max(0, queued)) * 1_000_000_000 / Int64(max(1, configuration?.rate ?? 48_000))
             let wait = min(max(playing, 1_000_000), deadline - now)
-            var nap = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
-            nanosleep(&nap, nil)
+            sleepMonotonic(nanoseconds: wait)
         }
     }
 

@@ -86,8 +86,7 @@ public struct EngineConfiguration: Equatable, Sendable {
     public init(device: String, rate: Int, periodFrames: Int, periods: Int, formatName: String,
                 realtimePriority: Int32? = 70, rewindGuardFrames: Int? = nil) throws(EngineError) {
         guard let format = PCMSampleFormat(rawValue: formatName) else {
-            throw EngineError("audio format '\(formatName)' is not one of "
-                + PCMSampleFormat.allCases.map(\.alsaName).joined(separator: ", "))
+            throw .unknownFormat(formatName)
         }
         self.init(device: device, format: format, rate: rate, periodFrames: periodFrames,
                   periods: periods, realtimePriority: realtimePriority,
@@ -105,30 +104,18 @@ public struct EngineConfiguration: Equatable, Sendable {
 
     /// Checks the values the engine cannot work with, naming the key.
     func validate() throws(EngineError) {
-        if rate < 8_000 || rate > 384_000 { throw EngineError("audio rate \(rate) Hz is outside 8000...384000") }
-        if periodFrames < 16 || periodFrames > 16_384 {
-            throw EngineError("audio period_frames \(periodFrames) is outside 16...16384")
-        }
-        if periods < 2 || periods > 64 { throw EngineError("audio periods \(periods) is outside 2...64") }
+        try EngineError.Setting.rate.check(rate)
+        try EngineError.Setting.periodFrames.check(periodFrames)
+        try EngineError.Setting.periods.check(periods)
         if let r = rewind {
-            if r.chunkFrames < 16 || r.chunkFrames > 4_096 {
-                throw EngineError("audio render chunk \(r.chunkFrames) frames is outside 16...4096")
-            }
+            try EngineError.Setting.renderChunk.check(r.chunkFrames)
             // The buffer is refilled when a quarter of it is left: a larger guard leaves
             // nothing to rewind.
             if r.guardFrames < r.chunkFrames || r.guardFrames > periodFrames * periods / 4 {
-                throw EngineError("audio rewind_guard_frames \(r.guardFrames) must be at least one render chunk "
-                    + "(\(r.chunkFrames)) and at most a quarter of the buffer (\(periodFrames * periods / 4))")
+                throw .rewindGuard(frames: r.guardFrames, chunk: r.chunkFrames,
+                                   quarterBuffer: periodFrames * periods / 4)
             }
         }
-        if let p = realtimePriority, p < 1 || p > 99 {
-            throw EngineError("audio realtime priority \(p) is outside 1...99")
-        }
+        if let p = realtimePriority { try EngineError.Setting.realtimePriority.check(Int(p)) }
     }
-}
-
-/// A problem starting or configuring the engine, with a message for a person.
-public struct EngineError: Error, CustomStringConvertible, Equatable, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -1,7 +1,5 @@
 import ALSA
 import Atomics
-import CALSA
-import CLinuxSystem
 import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
@@ -17,9 +15,10 @@ import Glibc
 /// (an eventfd, readable when the render thread has pushed reports or events) and call
 /// `takeReports()` (the `Appliance` does, in `pollAudio()`) and `takeLog()` when it fires.
 ///
-/// **Render side**: see `RenderLoop`. The two sides share only a lock-free SPSC command
-/// ring, an SPSC event ring and atomics (position and epoch under a seqlock, frames
-/// handed to ALSA, xrun count, device delay).
+/// **Render side**: see `RenderContext` and its loops (`RenderLoop.swift`). The two sides
+/// share only `RenderShared`: a lock-free SPSC command ring, an SPSC event ring and atomics
+/// (the position, the play history and the device's clock under `Seqlock`s, frames handed
+/// to ALSA, xrun count, device delay).
 ///
 /// **Timing of commands.** `send(_ command:)` applies at the next period boundary the
 /// render thread reaches; `send(_ timed:)` applies at exactly `timed.frame` of the output
@@ -35,7 +34,7 @@ import Glibc
 /// stretchers to the render side with the speed command and the waiting commands after it.
 /// They stay until the engine goes.
 ///
-/// **Deep buffer** (`configuration.rewind`, see `RewindingRenderLoop`): the thread keeps the
+/// **Deep buffer** (`configuration.rewind`, see `RewindingRenderLoop.swift`): the thread keeps the
 /// whole device buffer full and sleeps until three quarters of it have played; a command wakes it
 /// (an eventfd), and it rewinds the device to apply the command at the first chunk boundary
 /// the guard past the play head (a timed command: at its frame, if that is still ahead of
@@ -62,50 +61,56 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// (`takeTimings()`), for latency figures.
     public var recordsTimings = false
 
-    private let context: UnsafeMutablePointer<RenderContext>
-    private let wakeFD: Int32
-    /// With rewinds: the eventfd that wakes the render thread for a command; -1 without.
-    private let commandFD: Int32
+    /// What the control side and the render thread share.
+    private let shared: UnsafeMutablePointer<RenderShared>
+    /// The render thread's own context (it alone touches it while it runs).
+    private let renderThread: UnsafeMutablePointer<RenderThread>
+    /// Readable when the render thread has pushed reports or events.
+    private let wakeEvents: EventDescriptor
+    /// With rewinds: wakes the render thread for a command.
+    private let commandEvents: EventDescriptor?
     private var reportedRefusals = 0
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     private var stopped = false
     private var logLines: [String] = []
     private var timings: [CommandTiming] = []
     private var reportedDrops = 0
-    /// The stretch voices, once the speed has left 100 %; the render side has their pool
-    /// when `stretchersHanded`.
-    private var stretchers: StretchStorage?
-    private var stretchersHanded = false
-    private var stretchersFailed = false
-    /// The worker making them, from the first speed other than 100 % until they are taken.
-    private var maker: StretcherMaker?
-    /// Commands sent while the worker makes them, in order: they go to the render side
-    /// when the stretchers are ready.
-    private var waiting: [QueuedCommand] = []
+    /// The stretch voices' way to the render side (the first speed other than 100 %).
+    private var handOff: StretcherHandOff
 
     /// Opens `configuration.device` and configures it.
-    public convenience init(configuration: EngineConfiguration,
-                            probe: RenderThreadProbe? = nil) throws(EngineError) {
+    public convenience init(configuration: EngineConfiguration) throws(EngineError) {
+        try self.init(configuration: configuration, probe: NoRenderProbe())
+    }
+
+    /// Opens `configuration.device` and configures it, with `probe` run on the render thread.
+    public convenience init<Probe: RenderProbe>(configuration: EngineConfiguration,
+                                                probe: Probe) throws(EngineError) {
         try configuration.validate()
         let device: PCMDevice
         do {
             device = try PCMDevice(name: configuration.device)
         } catch {
-            throw EngineError("audio device: \(error)")
+            throw .device(error)
         }
         try self.init(output: device, configuration: configuration, probe: probe)
     }
 
     /// Configures `output` (format, rate, period, periods from `configuration`; its
     /// `device` is not used) and prepares everything the render thread will use.
-    public init(output: PCMDevice, configuration: EngineConfiguration,
-                probe: RenderThreadProbe? = nil) throws(EngineError) {
+    public convenience init(output: PCMDevice, configuration: EngineConfiguration) throws(EngineError) {
+        try self.init(output: output, configuration: configuration, probe: NoRenderProbe())
+    }
+
+    /// The same, with `probe` run on the render thread (a test's or a benchmark's).
+    public init<Probe: RenderProbe>(output: PCMDevice, configuration: EngineConfiguration,
+                                    probe: Probe) throws(EngineError) {
         try configuration.validate()
         device = output
         do {
             granted = try output.configure(configuration.pcmRequest)
         } catch {
-            throw EngineError("audio device: \(error)")
+            throw .device(error)
         }
         // A rewind reads a stretched stream's output again from its ring, as far back as
         // the buffer granted (and a stretcher's burst) reaches.
@@ -117,31 +122,31 @@ public final class RealtimeAudioEngine: AudioEngine {
         self.configuration = adjusted
         var pollFDs: [pollfd] = []
         if configuration.rewind != nil {
-            do { pollFDs = try output.pollDescriptors() } catch { throw EngineError("audio device: \(error)") }
+            do { pollFDs = try output.pollDescriptors() } catch { throw .device(error) }
         }
-        let fd = segmance_eventfd(0, 1)
-        guard fd >= 0 else { throw EngineError("eventfd: \(String(cString: strerror(errno)))") }
-        var commandFD: Int32 = -1
-        if configuration.rewind != nil {
-            commandFD = segmance_eventfd(0, 1)
-            guard commandFD >= 0 else {
-                close(fd)
-                throw EngineError("eventfd: \(String(cString: strerror(errno)))")
-            }
+        do {
+            wakeEvents = try EventDescriptor()
+            commandEvents = configuration.rewind == nil ? nil : try EventDescriptor()
+        } catch {
+            throw .system(error)
         }
-        wakeFD = fd
-        self.commandFD = commandFD
-        context = .allocate(capacity: 1)
-        context.initialize(to: RenderContext(
-            renderer: Renderer(sampleRate: granted.rate, config: configuration.render, deferringStretchers: true),
-            pcm: output.handle, configuration: granted, rewind: configuration.rewind,
-            pcmPollFDs: pollFDs, commandFD: commandFD,
-            commandCapacity: configuration.commandCapacity, eventCapacity: configuration.eventCapacity,
-            wakeFD: fd, probe: probe))
+        let fd = wakeEvents.fileDescriptor
+        let commandFD = commandEvents?.fileDescriptor ?? -1
+        handOff = StretcherHandOff(configuration: adjusted, rate: granted.rate, wakeDescriptor: fd)
+        shared = .allocate(capacity: 1)
+        shared.initialize(to: RenderShared(sampleRate: granted.rate, commandCapacity: configuration.commandCapacity,
+                                           eventCapacity: configuration.eventCapacity, wakeFD: fd,
+                                           commandFD: commandFD))
+        renderThread = .allocate(capacity: 1)
+        renderThread.initialize(to: RenderThread(RenderContext(
+            shared: shared, renderer: Renderer(sampleRate: granted.rate, config: configuration.render,
+                                               deferringStretchers: true),
+            pcm: output.realtime, configuration: granted, rewind: configuration.rewind, pcmPollFDs: pollFDs,
+            probe: probe)))
         // Instantiate the rings' generic metadata here, not on the render thread's first use.
-        _ = context.pointee.commands.peek()
-        _ = context.pointee.events.peek()
-        _ = context.pointee.events.pop()
+        _ = shared.pointee.commands.peek()
+        _ = shared.pointee.events.peek()
+        _ = shared.pointee.events.pop()
         // And the render function's: the first use of a protocol conformance in a process
         // allocates its witness table (seen: `MainMode`'s Equatable in a debug build, on the
         // render thread of the first engine a test process started).
@@ -150,11 +155,12 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     deinit {
         stop(drain: false)
-        maker?.wait()
-        context.deinitialize(count: 1)
-        context.deallocate()
-        close(wakeFD)
-        if commandFD >= 0 { close(commandFD) }
+        handOff.waitForWorker()
+        renderThread.pointee.destroy()
+        renderThread.deinitialize(count: 1)
+        renderThread.deallocate()
+        shared.deinitialize(count: 1)
+        shared.deallocate()
     }
 
     // MARK: Life cycle
@@ -163,47 +169,36 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// asked and permitted) and logs what was granted. The first periods the thread
     /// writes are silence until commands arrive.
     public func start() throws(EngineError) {
-        guard thread == nil, !stopped else { throw EngineError("the audio engine was already started") }
+        guard thread == nil, !stopped else { throw .alreadyStarted }
         var locked = false
         if configuration.lockMemory {
             // MCL_ONFAULT: every page stays resident once touched, but nothing is faulted
             // in ahead (mapped media would otherwise count in full against the memory
             // budget); the library pre-faults the region about to play.
-            if mlockall(Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) == 0 {
+            do {
+                try MemoryLock.lockAll(future: true, onFault: true)
                 locked = true
-            } else {
-                log("audio: memory not locked (mlockall: \(String(cString: strerror(errno)))); pages may be swapped out")
+            } catch {
+                log("audio: memory not locked (\(error)); pages may be swapped out")
             }
         }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
         var priority = configuration.realtimePriority
-        if let p = priority {
-            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
-            pthread_attr_setschedpolicy(&attributes, Int32(SCHED_FIFO))
-            var parameter = sched_param()
-            parameter.sched_priority = p
-            pthread_attr_setschedparam(&attributes, &parameter)
-        }
-        let argument = UnsafeMutableRawPointer(context)
-        var handle = pthread_t()
-        var result = pthread_create(&handle, &attributes, { renderThreadEntry($0) }, argument)
-        if result == EPERM, let p = priority {
-            log("audio: SCHED_FIFO priority \(p) not permitted (\(String(cString: strerror(result)))); "
+        let argument = UnsafeMutableRawPointer(renderThread)
+        do {
+            thread = try startRenderThread(argument, priority: priority)
+        } catch where error.code == EPERM && priority != nil {
+            log("audio: SCHED_FIFO priority \(priority ?? 0) not permitted (\(error.message)); "
                 + "the render thread runs at normal priority")
             priority = nil
-            result = pthread_create(&handle, nil, { renderThreadEntry($0) }, argument)
+            do { thread = try startRenderThread(argument, priority: nil) } catch { throw .threadNotStarted(error) }
+        } catch {
+            throw .threadNotStarted(error)
         }
-        guard result == 0 else {
-            throw EngineError("cannot start the render thread: \(String(cString: strerror(result)))")
-        }
-        pthread_setname_np(handle, "segmance-audio")
-        thread = handle
         scheduling = Scheduling(fifoPriority: priority, memoryLocked: locked)
         let ms = Double(granted.periodFrames * granted.periodCount) * 1000 / Double(granted.rate)
         let scheduling = configuration.rewind.map {
-            "; deep buffer: renders \($0.chunkFrames)-frame chunks, wakes with \(granted.availMin ?? 0) frames of room, "
+            "; deep buffer: renders \($0.chunkFrames)-frame chunks, "
+                + "wakes with \(granted.availMin ?? 0) frames of room, "
                 + "rewinds to \($0.guardFrames) frames past the play head for a command"
         } ?? ""
         log("audio: \(device.name) \(granted.format.alsaName) \(granted.rate) Hz, "
@@ -213,6 +208,14 @@ public final class RealtimeAudioEngine: AudioEngine {
             + (locked ? ", memory locked" : ""))
     }
 
+    /// Starts the render thread on `renderThread` (`argument`), at SCHED_FIFO `priority` if given.
+    private func startRenderThread(_ argument: UnsafeMutableRawPointer,
+                                   priority: Int32?) throws(SystemError) -> SystemThread {
+        try SystemThread(name: "segmance-audio", scheduling: priority.map { .fifo($0) }) {
+            _ = renderThreadEntry(argument)
+        }
+    }
+
     /// Ends the render thread after the period it is on and waits for it. With `drain`,
     /// what is queued in the device plays out (`snd_pcm_drain`, at most a buffer);
     /// otherwise it is dropped. A device that stops consuming is waited for at most the
@@ -220,12 +223,12 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// device cannot hold up the service's stop. Reports and log lines not yet taken stay
     /// takeable.
     public func stop(drain: Bool = true) {
-        guard let handle = thread, !stopped else { return }
+        guard let running = thread, !stopped else { return }
         stopped = true
         takeStretchers(wait: true)
-        context.pointee.stopRequested.store(true, ordering: .releasing)
+        shared.pointee.stopRequested.store(true, ordering: .releasing)
         wakeRenderThread()
-        pthread_join(handle, nil)
+        running.join()
         thread = nil
         do {
             if drain {
@@ -256,8 +259,7 @@ public final class RealtimeAudioEngine: AudioEngine {
             while isRunning, !done(), monotonicNanoseconds() < deadline {
                 takeStretchers(wait: false)
                 // The render thread wakes every period; a millisecond's nap is a fraction of one.
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                nanosleep(&pause, nil)
+                sleepMonotonic(nanoseconds: 1_000_000)
             }
         }
         waitUntil { pendingCommands == 0 }
@@ -278,7 +280,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     public func send(_ command: StampedCommand) {
         let queued = QueuedCommand(command: command, frame: QueuedCommand.nextBoundary)
         if holds(queued) { return }
-        enqueue(QueuedCommand(command: command, frame: queued.frame, stretchers: stretchersToHand(with: command.command)))
+        enqueue(attachingStretchers(queued))
     }
 
     /// Hands a command to the render thread to apply at exactly `timed.frame` of the
@@ -289,55 +291,28 @@ public final class RealtimeAudioEngine: AudioEngine {
     public func send(_ timed: TimedCommand) -> Bool {
         let queued = QueuedCommand(command: timed.command, frame: timed.frame)
         if holds(queued) { return true }
-        return push(QueuedCommand(command: timed.command, frame: timed.frame,
-                                  stretchers: stretchersToHand(with: timed.command.command)))
+        return push(attachingStretchers(queued))
     }
 
-    /// Whether `queued` waits for the stretchers (kept in `waiting`): it does while they are
-    /// being made, and the first speed other than 100 % starts making them.
+    /// Whether `queued` waits for the stretchers (`StretcherHandOff`).
     private func holds(_ queued: QueuedCommand) -> Bool {
         takeStretchers(wait: false)
-        if maker == nil {
-            guard needsStretchers(queued.command.command) else { return false }
-            guard let started = StretcherMaker(configuration: configuration, rate: granted.rate, wakeDescriptor: wakeFD)
-            else {
-                log("audio: no thread to make the stretchers on; made on the control side")
-                return false
-            }
-            maker = started
-        }
-        // Speed changes in a row while waiting (an encoder turned on): only the last sounds.
-        if let last = waiting.last, last.frame == QueuedCommand.nextBoundary, queued.frame == QueuedCommand.nextBoundary,
-           case .setSpeed = last.command.command, case .setSpeed = queued.command.command {
-            waiting[waiting.count - 1] = queued
-        } else {
-            waiting.append(queued)
-        }
-        return true
-    }
-
-    /// Whether `command` needs stretchers the render side does not have yet.
-    private func needsStretchers(_ command: RenderCommand) -> Bool {
-        guard !stretchersHanded, stretchers == nil, !stretchersFailed, case .setSpeed(let percent) = command,
-              percent != 100 else { return false }
-        return Renderer.stretchVoices(configuration.render) > 0
+        defer { logLines += handOff.takeLog() }
+        return handOff.holds(queued)
     }
 
     /// When the worker is done (or, with `wait`, once it is): takes its stretchers, then hands
     /// the waiting commands to the render side, the stretchers with the first speed change.
     private func takeStretchers(wait: Bool) {
-        guard let worker = maker, wait || worker.isDone else { return }
-        maker = nil
-        let (made, nanoseconds) = worker.take()
-        adopt(made, reason: "speed", nanoseconds: nanoseconds,
-              note: " on a worker thread; the speed change waited \((monotonicNanoseconds() - worker.started) / 1_000_000) ms "
-                + "for them, \(waiting.count) command(s) held meanwhile")
-        let held = waiting
-        waiting.removeAll()
-        for queued in held {
-            enqueue(QueuedCommand(command: queued.command, frame: queued.frame,
-                                  stretchers: stretchersToHand(with: queued.command.command)))
-        }
+        let held = handOff.takeReady(wait: wait)
+        logLines += handOff.takeLog()
+        for queued in held { enqueue(attachingStretchers(queued)) }
+    }
+
+    /// `queued` with the stretch voices to hand over with it, if any (`StretcherHandOff`).
+    private func attachingStretchers(_ queued: QueuedCommand) -> QueuedCommand {
+        defer { logLines += handOff.takeLog() }
+        return handOff.attaching(queued)
     }
 
     private func enqueue(_ queued: QueuedCommand) {
@@ -349,20 +324,10 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// Queues `queued` for the render thread and wakes it; false when the ring is full. The
     /// stretch voices it carries are the render side's from then on.
     private func push(_ queued: QueuedCommand) -> Bool {
-        guard context.pointee.commands.push(queued) else { return false }
-        if !queued.stretchers.isEmpty { stretchersHanded = true }
+        guard shared.pointee.commands.push(queued) else { return false }
+        if !queued.stretchers.isEmpty { handOff.noteHanded() }
         wakeRenderThread()
         return true
-    }
-
-    /// The stretch voices to hand over with `command`, a speed other than 100 %, until the
-    /// render side has them; `.empty` otherwise. Normally the worker made them (`holds`);
-    /// only when no worker thread could be started are they made here, on the calling
-    /// thread (with the render code warmed up on them: some tens of milliseconds, once).
-    private func stretchersToHand(with command: RenderCommand) -> StretchPool {
-        guard !stretchersHanded, case .setSpeed(let percent) = command, percent != 100 else { return .empty }
-        prepareStretchers(for: "speed \(percent) %")
-        return stretchers?.pool ?? .empty
     }
 
     /// Makes the stretch voices now, on the calling thread (waiting for the worker if it is
@@ -370,42 +335,21 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// speed change is coming and wants it to wait for nothing then (they are still handed
     /// over with that command). Their memory is held from now on.
     public func prepareStretchers() {
-        if maker != nil {
+        if handOff.isMaking {
             takeStretchers(wait: true)
         } else {
-            prepareStretchers(for: "asked")
+            handOff.prepare(for: "asked")
+            logLines += handOff.takeLog()
         }
     }
 
     /// Stretch voices made so far and taken by the control side (`configuration.render.stretchVoices`
     /// once the speed has left 100 % and the worker is done, or `prepareStretchers()` was
     /// called; 0 before).
-    public var stretchVoices: Int { stretchers?.pool.count ?? 0 }
+    public var stretchVoices: Int { handOff.stretchers?.pool.count ?? 0 }
 
     /// Whether the worker is making the stretchers (commands wait for them meanwhile).
-    public var isMakingStretchers: Bool { maker != nil }
-
-    private func prepareStretchers(for reason: String) {
-        if stretchers == nil && !stretchersFailed {
-            let started = monotonicNanoseconds()
-            let made = RenderWarmUp.makeStretchers(configuration, sampleRate: granted.rate)
-            adopt(made, reason: reason, nanoseconds: monotonicNanoseconds() - started)
-        }
-    }
-
-    /// Keeps the stretchers made (by the worker or here), or notes that they could not be.
-    private func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64, note: String = "") {
-        if let made {
-            stretchers = made
-            log("audio: \(reason): \(made.pool.engineCount) stretchers made for \(made.pool.count) voices and warmed up in "
-                + "\(nanoseconds / 1_000_000) ms\(note)")
-        } else {
-            stretchersFailed = true
-            if Renderer.stretchVoices(configuration.render) > 0 {
-                log("audio: the stretchers could not be made; the speed stays 100 %")
-            }
-        }
-    }
+    public var isMakingStretchers: Bool { handOff.isMaking }
 
     /// Runs the render code through every path it has (`RenderWarmUp`), so that after
     /// memory was given back (`ResidentSet.trim`) it is resident again before anything
@@ -413,7 +357,7 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// stretcher made for the purpose and freed after (the render thread's own are not
     /// touched). Control side.
     public func warmUp() {
-        guard stretchersHanded else {
+        guard handOff.handed else {
             RenderWarmUp.run(configuration)
             return
         }
@@ -424,9 +368,7 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// With rewinds the render thread sleeps for most of a buffer: a command wakes it.
     private func wakeRenderThread() {
-        guard commandFD >= 0 else { return }
-        var one: UInt64 = 1
-        _ = write(commandFD, &one, 8)
+        commandEvents?.signal()
     }
 
     // MARK: What the render side did
@@ -434,11 +376,10 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// Reports of the render function since the last call, oldest first. Thread events
     /// (xruns, late commands, failure) become log lines (`takeLog()`).
     public func takeReports() -> [AudioReport] {
-        var drained: UInt64 = 0
-        _ = read(wakeFD, &drained, 8)
+        wakeEvents.take()
         takeStretchers(wait: false)
         var reports: [AudioReport] = []
-        while let event = context.pointee.events.pop() {
+        while let event = shared.pointee.events.pop() {
             switch event {
             case .report(let r):
                 reports.append(r.report)
@@ -449,17 +390,17 @@ public final class RealtimeAudioEngine: AudioEngine {
             case .late(let epoch, let frame, let at):
                 log("audio: command of epoch \(epoch) for frame \(frame) arrived late; applied at \(at)")
             case .failed(let call, let code):
-                log("audio: \(call.name)(\(device.name)): \(String(cString: snd_strerror(code))) — "
-                    + "the render thread stopped")
+                let error = ALSAError(function: call.name, pcm: device.name, result: code)
+                log("audio: \(error) — the render thread stopped")
             }
         }
-        let refused = context.pointee.rewindsRefused.load(ordering: .relaxed)
+        let refused = shared.pointee.rewindsRefused.load(ordering: .relaxed)
         if refused != reportedRefusals {
             log("audio: \(device.name) refused \(refused - reportedRefusals) rewind(s); those commands "
                 + "applied at the end of the buffer, not after the guard")
             reportedRefusals = refused
         }
-        let dropped = context.pointee.droppedEvents.load(ordering: .relaxed)
+        let dropped = shared.pointee.droppedEvents.load(ordering: .relaxed)
         if dropped != reportedDrops {
             log("audio: \(dropped - reportedDrops) render events dropped (event ring full)")
             reportedDrops = dropped
@@ -469,7 +410,7 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// Part-relative frame and epoch as of the last period the render thread rendered (with
     /// a deep buffer: as of the guard past the play head, when the thread last woke).
-    public var position: (frame: Int64, epoch: UInt32) { context.pointee.readPosition() }
+    public var position: (frame: Int64, epoch: UInt32) { shared.pointee.position.read() }
 
     /// What was sounding at the DAC at CLOCK_MONOTONIC `time` (ns; an input edge's kernel
     /// timestamp): the device's clock (its delay, read with the time it was read, right
@@ -480,8 +421,8 @@ public final class RealtimeAudioEngine: AudioEngine {
     public func heard(at time: Int64) -> HeardFrame? {
         // A frame not handed to the device yet cannot have sounded (a time ahead of now,
         // or on another clock).
-        guard let frame = context.pointee.outputFrame(at: time), frame < framesHanded else { return nil }
-        return context.pointee.heard(atOutput: frame)
+        guard let frame = shared.pointee.deviceClock.outputFrame(at: time), frame < framesHanded else { return nil }
+        return shared.pointee.history.heard(atOutput: frame)
     }
 
     /// Wakes the control side (`wakeDescriptor`) once, when the render thread first
@@ -490,17 +431,17 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// beat, a cue) sleeps until it is reached instead of looking again and again while the
     /// position it read is a render wake old. Lock-free.
     public func wakeWhenPosition(reaches frame: Int64?) {
-        context.pointee.wakePosition.store(frame ?? Int64.max, ordering: .relaxed)
+        shared.pointee.position.watch.store(frame ?? Int64.max, ordering: .relaxed)
     }
 
     /// The output frame at the DAC at CLOCK_MONOTONIC `time` (ns), from the device's clock;
     /// nil for a time before its readings kept.
-    public func outputFrame(at time: Int64) -> Int64? { context.pointee.outputFrame(at: time) }
+    public func outputFrame(at time: Int64) -> Int64? { shared.pointee.deviceClock.outputFrame(at: time) }
 
     /// The device's recent readings, oldest first: output frame `frame` was at the DAC at
     /// CLOCK_MONOTONIC `time` (ns), read just after its pointer moved (or, between moves,
     /// when a command woke the thread and the reading was ahead). For measurements.
-    public func deviceReadings() -> [(time: Int64, frame: Int64)] { context.pointee.deviceReadings() }
+    public func deviceReadings() -> [(time: Int64, frame: Int64)] { shared.pointee.deviceClock.readings() }
 
     /// Log lines since the last call: what was granted at start, xruns, late or dropped
     /// commands, failures. Call `takeReports()` first to turn pending events into lines.
@@ -517,50 +458,34 @@ public final class RealtimeAudioEngine: AudioEngine {
 
     /// An eventfd, readable when the render thread has pushed reports or events. Poll it
     /// for `POLLIN`; `takeReports()` resets it.
-    public var wakeDescriptor: Int32 { wakeFD }
+    public var wakeDescriptor: Int32 { wakeEvents.fileDescriptor }
 
     /// Rewinds done so far (with `configuration.rewind`).
-    public var rewindCount: Int { context.pointee.rewinds.load(ordering: .relaxed) }
+    public var rewindCount: Int { shared.pointee.rewinds.load(ordering: .relaxed) }
 
     /// Rewinds the device refused or cut short so far.
-    public var refusedRewindCount: Int { context.pointee.rewindsRefused.load(ordering: .relaxed) }
+    public var refusedRewindCount: Int { shared.pointee.rewindsRefused.load(ordering: .relaxed) }
 
     /// Underruns recovered so far.
-    public var xrunCount: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    public var xrunCount: Int { shared.pointee.xruns.load(ordering: .relaxed) }
 
     /// Output frames handed to ALSA so far.
-    public var framesHanded: Int64 { context.pointee.framesHanded.load(ordering: .acquiring) }
+    public var framesHanded: Int64 { shared.pointee.framesHanded.load(ordering: .acquiring) }
 
     /// `snd_pcm_delay` after the last write: frames between the newest written and the
     /// one sounding now (the output latency).
-    public var deviceDelayFrames: Int { context.pointee.delayFrames.load(ordering: .relaxed) }
+    public var deviceDelayFrames: Int { shared.pointee.delayFrames.load(ordering: .relaxed) }
 
     /// What the probe's `end` returned when the render thread ended; nil before, or
     /// without a probe.
     public var probeResult: Int? {
-        let r = context.pointee.probeResult.load(ordering: .acquiring)
+        let r = shared.pointee.probeResult.load(ordering: .acquiring)
         return r < 0 ? nil : r
     }
 
     /// Commands waiting for the render thread (and, while the stretchers are being made, for
     /// them on the control side).
-    public var pendingCommands: Int { context.pointee.commands.count + waiting.count }
-
-    /// Test hook: the render thread sleeps this long once, before its next write, as a
-    /// stalled system would make it.
-    func stallOnce(nanoseconds: Int) {
-        context.pointee.stallNanoseconds.store(nanoseconds, ordering: .relaxed)
-    }
-
-    /// Test hook (deep-buffer scheduling): the render thread holds at the start of a chunk of
-    /// its next refill until a command is queued (a second at most), and wakes the control
-    /// side as it begins to (`isHoldingForCommand`).
-    func holdForCommand() {
-        context.pointee.holdForCommand.store(1, ordering: .relaxed)
-    }
-
-    /// Whether the render thread holds for a command (`holdForCommand`).
-    var isHoldingForCommand: Bool { context.pointee.holdForCommand.load(ordering: .acquiring) == 2 }
+    public var pendingCommands: Int { shared.pointee.commands.count + handOff.waitingCount }
 
     private func log(_ line: String) { logLines.append(line) }
 }

@@ -1,5 +1,4 @@
 import ALSA
-import CALSA
 import LinuxSystem
 import SegmanceAudio
 import SegmanceCore
@@ -7,78 +6,76 @@ import SegmanceCore
 import Glibc
 #endif
 
-/// The render thread's entry point: a plain C function, so the thread starts with no
-/// closure context; the argument is the engine's `RenderContext`.
-func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let argument else { return nil }
-    RenderLoop.run(argument.assumingMemoryBound(to: RenderContext.self))
-    return nil
-}
-
 /// The body of the render thread. Period by period: wait until the device has a period
 /// of room, apply the commands that are due (at the boundary, or at the exact frame they
-/// carry, splitting the period there), render, convert, write, recover from xruns.
+/// carry, splitting the period there), render, convert, write, recover from xruns. With
+/// deep-buffer scheduling, `runRewinding` instead (`RewindingRenderLoop.swift`).
 ///
-/// Nothing here allocates, locks, logs, touches the disk or retains an object: the state
-/// is reached through an unsafe pointer, values cross to the control side through the
-/// rings and atomics (the play history and the device's clock under seqlocks), and the
-/// only calls out are alsa-lib's PCM calls, `clock_gettime` (vDSO, after each delay read),
-/// `write` on the wake eventfd and, for the test hook only, `clock_nanosleep`. (The
-/// allocation test counts heap calls on this thread across whole runs: 0.)
-enum RenderLoop {
-    static func run(_ c: UnsafeMutablePointer<RenderContext>) {
-        if c.pointee.rewindGuardFrames > 0 {
-            RewindingRenderLoop.run(c)
-            return
+/// Nothing here allocates, locks, logs, touches the disk or retains an object: values cross
+/// to the control side through the rings and atomics of `shared` (the play history, the
+/// position and the device's clock under seqlocks), and the only calls out are the PCM's
+/// real-time calls (`RealtimePCM`), `clock_gettime` (vDSO, after each delay read) and
+/// `write` on the wake eventfd. (The allocation test counts heap calls on this thread
+/// across whole runs: 0.)
+extension RenderContext {
+    mutating func run() {
+        probe.threadStarted()
+        if rewindGuardFrames > 0 {
+            runRewinding()
+        } else {
+            runPeriods()
         }
-        if let probe = c.pointee.probe { probe.begin() }
-        let period = c.pointee.periodFrames
-        var pending = false
-        var timing = CommandTiming(firstEpoch: 0, lastEpoch: 0, frame: 0, handedAt: 0, handedThrough: 0,
-                                   delayFrames: 0)
-        while !c.pointee.stopRequested.load(ordering: .relaxed) {
-            guard waitForRoom(c) else { break }
-            if c.pointee.stopRequested.load(ordering: .relaxed) { break }
+        if let result = probe.threadEnding() { shared.pointee.probeResult.store(result, ordering: .releasing) }
+        wake()
+    }
+
+    /// Period by period, until a stop is asked for or the device fails for good.
+    mutating func runPeriods() {
+        let period = periodFrames
+        while !shared.pointee.stopRequested.load(ordering: .relaxed) {
+            guard waitForRoom() else { break }
+            if shared.pointee.stopRequested.load(ordering: .relaxed) { break }
 
             var every = Int.max
-            renderPeriod(c, into: c.pointee.floats, pending: &pending, timing: &timing, allowed: &every)
+            renderPeriod(into: staging.floats, allowed: &every)
+            var pushed = pushReports()
+            if publishPosition(renderer.positionInPlace(), renderer.epochInPlace()) { pushed = true }
+            publishHistory()
 
-            var pushed = false
-            let count = c.pointee.renderer.reportCountInPlace()
-            var i = 0
-            while i < count {
-                let report = c.pointee.renderer.reportInPlace(at: i)
-                if push(c, .report(report)) && wakes(report.report) { pushed = true }
-                i &+= 1
-            }
-            c.pointee.renderer.removeAllReports()
-            if c.pointee.publishPosition(c.pointee.renderer.positionInPlace(), c.pointee.renderer.epochInPlace()) { pushed = true }
-            c.pointee.publishHistory()
+            staging.convert(frames: period)
+            probe.beforeWrite()
+            guard write(frames: period, pushed: &pushed) else { break }
 
-            if c.pointee.converts {
-                SampleConversion.convert(c.pointee.floats, count: period &* 2, to: c.pointee.format,
-                                         into: c.pointee.bytes)
-            }
-            let stall = c.pointee.stallNanoseconds.exchange(0, ordering: .relaxed)
-            if stall > 0 { sleep(nanoseconds: stall) }
-            guard write(c, frames: period, pushed: &pushed) else { break }
-
-            let clock = c.pointee.renderer.clockInPlace()
-            c.pointee.framesHanded.store(clock, ordering: .releasing)
-            var delay: snd_pcm_sframes_t = 0
-            if snd_pcm_delay(c.pointee.pcm, &delay) >= 0 {
-                c.pointee.delayFrames.store(delay, ordering: .relaxed)
-                // snd_pcm_wait returned for room: the pointer has just moved.
-                c.pointee.noteDeviceClock(written: clock, delay: delay, fresh: true)
+            let clock = renderer.clockInPlace()
+            shared.pointee.framesHanded.store(clock, ordering: .releasing)
+            var delay = 0
+            if let frames = pcm.delay() {
+                delay = frames
+                shared.pointee.delayFrames.store(delay, ordering: .relaxed)
+                // The wait returned for room: the pointer has just moved.
+                noteDeviceClock(written: clock, delay: delay, fresh: true)
             }
             if pending && timing.frame &+ 1 < clock {
-                pushed = handedOver(c, &timing, through: clock, delay: delay) || pushed
+                pushed = handedOver(through: clock, delay: delay) || pushed
                 pending = false
             }
-            if pushed { wake(c) }
+            if pushed { wake() }
         }
-        if let probe = c.pointee.probe { c.pointee.probeResult.store(probe.end(), ordering: .releasing) }
-        wake(c)
+    }
+
+    /// Pushes the renderer's reports of the period just rendered. True when one worth
+    /// waking the control side for was pushed.
+    mutating func pushReports() -> Bool {
+        var pushed = false
+        let count = renderer.reportCountInPlace()
+        var i = 0
+        while i < count {
+            let report = renderer.reportInPlace(at: i)
+            if push(.report(report)) && Self.wakes(report.report) { pushed = true }
+            i &+= 1
+        }
+        renderer.removeAllReports()
+        return pushed
     }
 
     /// Renders one period (or chunk) into `out`, applying each command due in it at its
@@ -87,74 +84,76 @@ enum RenderLoop {
     /// since the last hand-over starts `timing`. Returns the frame of the last command
     /// applied, or nil.
     @discardableResult
-    static func renderPeriod(_ c: UnsafeMutablePointer<RenderContext>, into out: UnsafeMutablePointer<Float>,
-                             pending: inout Bool, timing: inout CommandTiming, allowed: inout Int) -> Int64? {
-        let period = c.pointee.periodFrames
+    mutating func renderPeriod(into out: UnsafeMutablePointer<Float>, allowed: inout Int) -> Int64? {
+        let period = periodFrames
         var applied: Int64? = nil
         var done = 0
         while done < period {
-            let clock = c.pointee.renderer.clockInPlace()
+            let clock = renderer.clockInPlace()
             var run = period &- done
-            while allowed > 0, let queued = c.pointee.commands.peek() {
+            while allowed > 0, let queued = shared.pointee.commands.peek() {
                 if queued.frame != QueuedCommand.nextBoundary && queued.frame > clock {
                     let ahead = queued.frame &- clock
                     if ahead < Int64(run) { run = Int(truncatingIfNeeded: ahead) }
                     break
                 }
-                _ = c.pointee.commands.pop()
+                _ = shared.pointee.commands.pop()
                 allowed &-= 1
-                if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
-                    push(c, .late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
-                }
-                if !queued.stretchers.isEmpty { c.pointee.renderer.attach(queued.stretchers) }
-                c.pointee.renderer.apply(queued.command)
+                apply(queued, at: clock)
                 applied = clock
-                if !pending {
-                    pending = true
-                    timing.firstEpoch = queued.command.epoch
-                    timing.frame = clock
-                }
-                timing.lastEpoch = queued.command.epoch
             }
-            c.pointee.renderer.render(into: out + done &* 2, frames: run)
+            renderer.render(into: out + done &* 2, frames: run)
             done &+= run
         }
         return applied
     }
 
+    /// Applies a command taken from the ring at output frame `clock`.
+    private mutating func apply(_ queued: QueuedCommand, at clock: Int64) {
+        if queued.frame != QueuedCommand.nextBoundary && queued.frame < clock {
+            push(.late(epoch: queued.command.epoch, frame: queued.frame, appliedAt: clock))
+        }
+        if !queued.stretchers.isEmpty { renderer.attach(queued.stretchers) }
+        renderer.apply(queued.command)
+        if !pending {
+            pending = true
+            timing.firstEpoch = queued.command.epoch
+            timing.frame = clock
+        }
+        timing.lastEpoch = queued.command.epoch
+    }
+
     /// The frames holding the first changed sample are with ALSA: stamps `timing` and
     /// pushes it. True when pushed.
-    static func handedOver(_ c: UnsafeMutablePointer<RenderContext>, _ timing: inout CommandTiming,
-                           through clock: Int64, delay: Int) -> Bool {
+    mutating func handedOver(through clock: Int64, delay: Int) -> Bool {
         timing.handedAt = monotonicNanoseconds()
         timing.handedThrough = clock
         timing.delayFrames = delay
-        return push(c, .applied(timing))
+        return push(.applied(timing))
     }
 
     /// Waits until a period fits; recovers an xrun found while waiting. False when the
     /// device failed for good (reported).
-    static func waitForRoom(_ c: UnsafeMutablePointer<RenderContext>) -> Bool {
+    mutating func waitForRoom() -> Bool {
         while true {
-            let result = snd_pcm_wait(c.pointee.pcm, 200)
+            let result = pcm.wait(timeoutMilliseconds: 200)
             if result > 0 { return true }
             if result == 0 {
                 // Timed out: a stalled device, or a stop request to look at.
-                if c.pointee.stopRequested.load(ordering: .relaxed) { return true }
+                if shared.pointee.stopRequested.load(ordering: .relaxed) { return true }
                 continue
             }
             var pushed = false
-            guard recover(c, code: result, call: .wait, pushed: &pushed) else { return false }
-            wake(c)
+            guard recover(code: result, call: .wait, pushed: &pushed) else { return false }
+            wake()
         }
     }
 
-    /// Writes the converted period; recovers from xruns and suspends on the way.
-    static func write(_ c: UnsafeMutablePointer<RenderContext>, frames: Int, pushed: inout Bool) -> Bool {
+    /// Writes the first `frames` staged frames; recovers from xruns and suspends on the way.
+    mutating func write(frames: Int, pushed: inout Bool) -> Bool {
         var offset = 0
         while offset < frames {
-            let result = snd_pcm_writei(c.pointee.pcm, c.pointee.output + offset &* c.pointee.bytesPerFrame,
-                                        snd_pcm_uframes_t(frames &- offset))
+            let result = pcm.writei(staging.output + offset &* bytesPerFrame, frames: frames &- offset)
             if result > 0 {
                 offset &+= result
                 continue
@@ -162,53 +161,24 @@ enum RenderLoop {
             let code = Int32(truncatingIfNeeded: result)
             if result == 0 || code == -EAGAIN {
                 // No room after all (a blocking PCM should not say so): wait, don't spin.
-                _ = snd_pcm_wait(c.pointee.pcm, 200)
+                _ = pcm.wait(timeoutMilliseconds: 200)
                 continue
             }
-            guard recover(c, code: code, call: .write, pushed: &pushed) else { return false }
+            guard recover(code: code, call: .write, pushed: &pushed) else { return false }
         }
         return true
     }
 
     /// `snd_pcm_recover` for an xrun, a suspend or an interrupted call; counts xruns.
-    static func recover(_ c: UnsafeMutablePointer<RenderContext>, code: Int32, call: ALSACall,
-                        pushed: inout Bool) -> Bool {
+    mutating func recover(code: Int32, call: ALSACall, pushed: inout Bool) -> Bool {
         if code == -EPIPE {
-            c.pointee.xruns.wrappingIncrement(ordering: .relaxed)
-            pushed = push(c, .xrun(frame: c.pointee.renderer.clockInPlace())) || pushed
+            shared.pointee.xruns.wrappingIncrement(ordering: .relaxed)
+            pushed = push(.xrun(frame: renderer.clockInPlace())) || pushed
         }
-        let recovered = snd_pcm_recover(c.pointee.pcm, code, 1)
-        if recovered < 0 {
-            pushed = push(c, .failed(call, code: code)) || pushed
+        if pcm.recover(code) < 0 {
+            pushed = push(.failed(call, code: code)) || pushed
             return false
         }
         return true
-    }
-
-    /// Whether a report just pushed is worth waking the control side for: anything but a
-    /// position. Positions go with the next wake: the control side times what its screen
-    /// shows from the device's clock (`RealtimeAudioEngine.heard(at:)`), or asks for a
-    /// wake at a position (`wakeWhenPosition`), so playing alone wakes it for nothing.
-    @inline(__always)
-    static func wakes(_ report: AudioReport) -> Bool {
-        if case .position = report.kind { return false }
-        return true
-    }
-
-    /// Pushes an event for the control side, or counts it as dropped. True when pushed.
-    @discardableResult
-    static func push(_ c: UnsafeMutablePointer<RenderContext>, _ event: RenderEvent) -> Bool {
-        if c.pointee.events.push(event) { return true }
-        c.pointee.droppedEvents.wrappingIncrement(ordering: .relaxed)
-        return false
-    }
-
-    static func wake(_ c: UnsafeMutablePointer<RenderContext>) {
-        var one: UInt64 = 1
-        _ = Glibc.write(c.pointee.wakeFD, &one, 8)
-    }
-
-    static func sleep(nanoseconds: Int) {
-        sleepUntilMonotonic(monotonicNanoseconds() &+ Int64(nanoseconds))
     }
 }

@@ -10,8 +10,9 @@ import SegmanceCore
 public enum RenderWarmUp {
     /// Renders three and a half seconds of a scripted timeline (load, a counted start, playing,
     /// seek, an A–B loop with a counted repeat, volume, pause, play, the next part taking
-    /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration` renders. Returns the reports the
-    /// timeline produced (which also keeps the work from being optimised away).
+    /// over, the speed at 150 % and 50 %, stop) into scratch buffers, as `configuration`
+    /// renders. Returns the reports the timeline produced (which also keeps the work from
+    /// being optimised away).
     ///
     /// The speed changes run on `stretchers` (their streams are forgotten afterwards); without,
     /// they are ignored: stretch voices are made only when the speed first leaves 100 %
@@ -23,13 +24,16 @@ public enum RenderWarmUp {
     /// depends on what it ran before and the twin's never ran this (`WarmedStretcherTests`).
     /// Nil when none can be made. Allocates: off the render thread.
     public static func makeStretchers(_ configuration: EngineConfiguration, sampleRate: Int) -> StretchStorage? {
-        guard let made = Renderer.makeStretchers(sampleRate: sampleRate, config: configuration.render) else { return nil }
+        guard let made = Renderer.makeStretchers(sampleRate: sampleRate, config: configuration.render) else {
+            return nil
+        }
         run(configuration, stretchers: made)
         return made.warmUp() ? made : nil
     }
 
     @discardableResult
-    public static func run(_ configuration: EngineConfiguration, stretchers: StretchStorage? = nil) -> [AudioReport.Kind] {
+    public static func run(_ configuration: EngineConfiguration,
+                           stretchers: StretchStorage? = nil) -> [AudioReport.Kind] {
         let rate = configuration.rate
         let frames = rate * 2
         // Mapped, not from the heap: freed heap memory stays resident while memory is locked.
@@ -55,7 +59,8 @@ public enum RenderWarmUp {
         let timeline: [(at: Int, command: RenderCommand)] = [
             (0, .load(slice)), (0, .setVolume(100)), (0, .play(from: 0, countdown: 1)),
             (at(11), .seek(r / 4)), (at(12), .setLoop(start: r / 4, end: r / 2, countdownBeforeRepeat: 0)),
-            (at(14), .setLoop(start: r / 4, end: r * 35 / 100, countdownBeforeRepeat: 1, pauseFrames: r / 50, passes: 2)),
+            (at(14), .setLoop(start: r / 4, end: r * 35 / 100, countdownBeforeRepeat: 1, pauseFrames: r / 50,
+                              passes: 2)),
             (at(26), .clearLoop), (at(26), .setVolume(60)), (at(27), .pause),
             (at(28), .play(from: r / 2, countdown: 0)), (at(28), .setNext(slice.slice(from: 0, length: r / 2))),
             (at(29), .seek(r * 19 / 10)), (at(30), .setSpeed(150)), (at(31), .setSpeed(50)), (at(32), .stop),

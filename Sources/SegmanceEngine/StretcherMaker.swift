@@ -1,10 +1,6 @@
 import Atomics
-import CLinuxSystem
 import LinuxSystem
 import SegmanceAudio
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Makes a renderer's stretch voices and warms them up (`RenderWarmUp.makeStretchers`) on a
 /// thread of its own, so the engine's control side — the thread that
@@ -21,7 +17,7 @@ final class StretcherMaker: @unchecked Sendable {
     private let done = ManagedAtomic<Bool>(false)
     private var made: StretchStorage?
     private var nanoseconds: Int64 = 0
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     /// CLOCK_MONOTONIC (ns) when the making was started.
     let started: Int64
 
@@ -32,33 +28,23 @@ final class StretcherMaker: @unchecked Sendable {
         self.rate = rate
         self.wakeDescriptor = wakeDescriptor
         started = monotonicNanoseconds()
-        let argument = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        // The entry captures nothing: the maker travels through the argument.
-        let result = pthread_create(&handle, nil, { argument in
-            let maker = Unmanaged<StretcherMaker>.fromOpaque(argument!).takeRetainedValue()
-            maker.threadMain()
-            return nil
-        }, argument)
-        guard result == 0 else {
-            Unmanaged<StretcherMaker>.fromOpaque(argument).release()
+        do {
+            thread = try SystemThread(name: "segmance-stretch") { self.threadMain() }
+        } catch {
             return nil
         }
-        pthread_setname_np(handle, "segmance-stretch")
-        thread = handle
     }
 
     // The engine joins it (`take()`, `wait()`) before letting go; a maker let go of otherwise
     // leaves its thread to finish on its own.
-    deinit { if let handle = thread { pthread_detach(handle) } }
+    deinit { thread?.detach() }
 
     private func threadMain() {
         let begin = monotonicNanoseconds()
         made = RenderWarmUp.makeStretchers(configuration, sampleRate: rate)
         nanoseconds = monotonicNanoseconds() - begin
         done.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        EventDescriptor.signal(wakeDescriptor)
     }
 
     /// Whether the worker has finished (with or without stretchers).
@@ -77,8 +63,7 @@ final class StretcherMaker: @unchecked Sendable {
     func wait() { join() }
 
     private func join() {
-        guard let handle = thread else { return }
+        thread?.join()
         thread = nil
-        pthread_join(handle, nil)
     }
 }

@@ -37,7 +37,8 @@ import Testing
 
     /// Writes `repeats` copies of the pattern as stereo frames through a writer, drains,
     /// closes the PCM and returns the file's bytes.
-    func capture(format: PCMSampleFormat, repeats: Int, chunkFrames: Int? = nil) throws -> (Data, BlockingPCMWriterFigures) {
+    func capture(format: PCMSampleFormat, repeats: Int,
+                 chunkFrames: Int? = nil) throws -> (Data, BlockingPCMWriterFigures) {
         let path = ALSATestEnvironment.scratchFile("capture-\(format.alsaName)")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let figures: BlockingPCMWriterFigures
@@ -68,7 +69,9 @@ import Testing
         #expect(figures.framesWritten == repeats * Self.pattern.count / 2)
         #expect(figures.xruns == 0)
         let captured = data.withUnsafeBytes { bytes in
-            (0..<data.count / 2).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+            (0..<data.count / 2).map {
+                Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+            }
         }
         let expected = (0..<repeats).flatMap { _ in Self.pattern.map(\.s16) }
         #expect(captured == expected)
@@ -79,7 +82,9 @@ import Testing
         let (data, _) = try capture(format: .s32LE, repeats: repeats)
         #expect(data.count == repeats * Self.pattern.count * 4)
         let captured = data.withUnsafeBytes { bytes in
-            (0..<data.count / 4).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
+            (0..<data.count / 4).map {
+                Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self))
+            }
         }
         #expect(captured == (0..<repeats).flatMap { _ in Self.pattern.map(\.s32) })
     }
@@ -89,7 +94,9 @@ import Testing
         let (data, _) = try capture(format: .floatLE, repeats: repeats)
         #expect(data.count == repeats * Self.pattern.count * 4)
         let captured = data.withUnsafeBytes { bytes in
-            (0..<data.count / 4).map { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
+            (0..<data.count / 4).map {
+                UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))
+            }
         }
         #expect(captured == (0..<repeats).flatMap { _ in Self.pattern.map(\.input.bitPattern) })
     }

@@ -30,7 +30,9 @@ import Testing
         let buffer = [Int16](repeating: 0, count: granted.requestedBufferFrames * granted.channels)
         // `null` forwards its hardware pointer at once, so only what one call queues counts
         // towards the threshold there: a period stays below it, a whole buffer reaches it.
-        let period = try buffer.withUnsafeBytes { try device.writeInterleaved($0.baseAddress!, frames: granted.periodFrames) }
+        let period = try buffer.withUnsafeBytes {
+            try device.writeInterleaved($0.baseAddress!, frames: granted.periodFrames)
+        }
         #expect(period == granted.periodFrames)
         #expect(device.state == .prepared)
         let whole = try buffer.withUnsafeBytes {

@@ -21,6 +21,9 @@ cases=(
   "fails|Sources/SegmanceLibrary/Planted.swift|nanosleep(&pause, nil)|calls nanosleep"
   "fails|Sources/SegmanceLibrary/Planted.swift|let text = String(cString: strerror(errno))|calls strerror"
   "fails|Sources/SegmanceLibrary/Planted.swift|let text = Glibc.strerror(errno)|calls strerror"
+  "fails|Sources/SegmanceEngine/Planted.swift|import CALSA|SegmanceEngine must not use CALSA"
+  "fails|Sources/SegmanceEngine/Planted.swift|let r = pthread_create(&t, nil, body, nil)|calls pthread_create"
+  "fails|Sources/ALSA/Planted.swift|nanosleep(&pause, nil)|calls nanosleep"
   "passes|Sources/SegmanceLibrary/Planted.swift|// strerror(errno) and mlockall(MCL_FUTURE) in a comment|"
   "passes|Sources/SegmanceLibrary/Planted.swift|let text = av_strerror(code, &buffer, 64)|"
 )

@@ -4,8 +4,9 @@
 #
 #   thread   ThreadSanitizer over the threads that share memory: the engine (its render
 #            thread, the SPSC rings, the seqlocks, the reports) with the appliance, the
-#            daemon (its poll loop, the import worker, signals), the rings and the three
-#            seqlocks raced between two threads (README.md here says what each guards).
+#            daemon (its poll loop, the import worker, signals), the rings and the one
+#            Seqlock (over the position, the play history and the device clock) raced
+#            between two threads (README.md here says what each guards).
 #   address  AddressSanitizer (with LeakSanitizer) over the whole host suite, or over the
 #            suites SANITIZER_ADDRESS_FILTER names (CI: the code that handles raw memory,
 #            see .ci/run).
@@ -32,7 +33,7 @@ common_skip+='|XrunTests|LatencyBoundTests|MarkTests|PositionWatchTests|AvailMin
 # runtime for unspecialized generic code, such as SPSCRing's slots, which SPSCRing
 # announces to it itself; the rings' atomics and the daemon's shared state are seen).
 # SPSCRingThreadTests, PositionSeqlockTests, PlayHistorySeqlockTests and
-# DeviceClockSeqlockTests race the engine's rings and its three seqlocks between two
+# DeviceClockSeqlockTests race the engine's rings and its Seqlock's three uses between two
 # threads; Tests/Sanitizers/README.md says what each test guards and shows each failing on
 # a ring or seqlock whose ordering was weakened.
 thread_filter='SPSCRingTests|SPSCRingThreadTests|PositionSeqlockTests|PlayHistorySeqlockTests|DeviceClockSeqlockTests'

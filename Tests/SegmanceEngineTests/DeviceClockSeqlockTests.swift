@@ -7,12 +7,12 @@ import Testing
 import Glibc
 #endif
 
-/// The device clock's seqlock (`RenderContext.noteDeviceClock` / `outputFrame(at:)`) between
+/// The device clock's seqlock (`RenderContext.noteDeviceClock` / `PublishedDeviceClock.outputFrame(at:)`) between
 /// a writer thread, as the render thread, and the test's thread, as the control side.
 @Suite(.tags(.integration)) struct DeviceClockSeqlockTests {
     /// Readings the writer may be ahead of the newest the reader saw.
     static let window = 16
-    static let capacity = RenderContext.anchorCapacity
+    static let capacity = PublishedDeviceClock.capacity
     /// Reading `k` says output frame k·10⁹ was at the DAC: far more than the frames any
     /// projection in the test adds (under 10⁹ at 48 kHz is 5 hours), so `outputFrame(at:)`
     /// divided by it is the reading used and the rest its projection.
@@ -25,7 +25,7 @@ import Glibc
     /// (never the time of one reading with the frame of another), and what the writer wrote
     /// before taking a reading, a plain word per reading, is there for a reader that got
     /// that reading. Under ThreadSanitizer (`Tests/Sanitizers/run.sh thread`) the reader's
-    /// read of that word races with its write unless the sequence's releasing store (the
+    /// read of that word races with its write unless the `Seqlock`'s releasing store (the
     /// end of `noteDeviceClock`) and acquiring load (the start of `outputFrame(at:)`) order
     /// them (`Tests/Sanitizers/README.md`).
     @Test func theReaderGetsWholeReadingsAndWhatWasWrittenBeforeThem() throws {
@@ -35,12 +35,14 @@ import Glibc
         let words = UnsafeMutablePointer<Int64>.allocate(capacity: count)
         words.initialize(repeating: 0, count: count)
         defer {
-            context.deinitialize(count: 1)
-            context.deallocate()
+            freeNullRenderContext(context)
             words.deallocate()
         }
-        let rate = context.pointee.sampleRate
         let progress = SeqlockProgress(seen: -1)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
+        let rate = shared.pointee.deviceClock.sampleRate
         let start = monotonicNanoseconds()
 
         let writer = TestThread {
@@ -69,7 +71,7 @@ import Glibc
         while newest < count - 1 {
             round += 1
             let now = monotonicNanoseconds()
-            if let frame = context.pointee.outputFrame(at: now) {
+            if let frame = shared.pointee.deviceClock.outputFrame(at: now) {
                 if let k = reading(frame, at: now, in: max(0, newest)...(count - 1)) {
                     if words[k] != Int64(k) * Self.step { missing += 1 }
                     if k > newest {
@@ -93,7 +95,7 @@ import Glibc
             // for reading j + window + 1 (it waits for the reader to see j first).
             let time = seenAt[j]
             // Nil once the writer has written over the reading in force then.
-            if let frame = context.pointee.outputFrame(at: time) {
+            if let frame = shared.pointee.deviceClock.outputFrame(at: time) {
                 if let m = reading(frame, at: time, in: j...(j + Self.window)) {
                     if words[m] != Int64(m) * Self.step { missing += 1 }
                     oldestRead += 1

@@ -33,7 +33,8 @@ struct LatencyBoundTests {
             p99s.append(latencies.sorted()[latencies.count * 99 / 100])
         }
         let median = p99s.sorted()[Self.runs / 2]
-        print("latency bound: command -> first changed sample handed to ALSA, p99 of \(Self.events) commands in each of "
+        print("latency bound: command -> first changed sample handed to ALSA, "
+              + "p99 of \(Self.events) commands in each of "
               + "\(Self.runs) runs: " + p99s.map { String(format1: $0) + " ms" }.joined(separator: ", ")
               + "; median \(String(format1: median)) ms (bound: one period + 1 ms = \(String(format1: bound)) ms)")
         #expect(median <= bound, "p99 \(median) ms > one period + 1 ms = \(bound) ms (runs: \(p99s))")

@@ -98,7 +98,8 @@ import Glibc
     /// the control side, which hands them over with the speed change: the render thread makes
     /// no heap call at that first change nor while the part plays stretched, seeks and
     /// changes speed again.
-    @Test func theStretchersAreMadeAtTheFirstSpeedChangeOffTheControlThreadAndTheRenderThreadStillMakesNoHeapCall() throws {
+    @Test
+    func theStretchersAreMadeAtTheFirstSpeedChangeOffTheControlThreadAndTheRenderThreadStillMakesNoHeapCall() throws {
         var configuration = EngineConfiguration(device: "null", lockMemory: false)
         configuration.realtimePriority = nil
         let engine = try RealtimeAudioEngine(configuration: configuration, probe: Replay.mallocProbe)
@@ -136,7 +137,8 @@ import Glibc
         #expect(engine.isMakingStretchers)
         #expect(engine.stretchVoices == 0, "send returned before the stretchers exist")
         #expect(sending >= 0 && sending * 10 < oneStretcher,
-                "\(sending) heap calls on the control thread sending the first speed change; making one stretcher: \(oneStretcher)")
+                Comment(rawValue: "\(sending) heap calls on the control thread sending the first speed change; "
+                    + "making one stretcher: \(oneStretcher)"))
         send(.seek(96_000))                  // waits behind the speed change: a crossfade of two stretched streams
         #expect(engine.pendingCommands >= 2)
         Replay.wait(engine, until: { engine.stretchVoices == 3 && engine.pendingCommands == 0 }) {

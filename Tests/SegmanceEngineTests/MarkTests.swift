@@ -87,7 +87,8 @@ struct MarkTests {
             // in that refill, with nothing to rewind (seen once in a full suite: 3 for 4):
             // every step but one rewinds.
             #expect(engine.rewindCount >= script.count - 1,
-                    "\(engine.rewindCount) rewinds (\(engine.refusedRewindCount) refused) for \(script.count) steps: \(log)")
+                    Comment(rawValue: "\(engine.rewindCount) rewinds (\(engine.refusedRewindCount) refused) "
+                        + "for \(script.count) steps: \(log)"))
         }
 
         let truth = try run.truth()

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// The play history's seqlock (`RenderContext.publishHistory` / `heard(atOutput:)`) between
+/// The play history's seqlock (`RenderContext.publishHistory` / `PublishedHistory.heard(atOutput:)`) between
 /// a writer thread, as the render thread, and the test's thread, as the control side.
 @Suite(.tags(.integration)) struct PlayHistorySeqlockTests {
     /// History entries the writer may be ahead of the newest the reader saw.
@@ -36,7 +36,7 @@ import Glibc
     /// two entries), and what the writer wrote before publishing an entry, a plain word per
     /// entry, is there for a reader that got that entry. Under ThreadSanitizer
     /// (`Tests/Sanitizers/run.sh thread`) the reader's read of that word races with its
-    /// write unless the sequence's releasing store (the end of `publishHistory`) and
+    /// write unless the `Seqlock`'s releasing store (the end of `publishHistory`) and
     /// acquiring load (the start of `heard(atOutput:)`) order them (`Tests/Sanitizers/README.md`).
     @Test func theReaderGetsWholeEntriesAndWhatWasWrittenBeforeThem() throws {
         let device = try PCMDevice(name: "null")
@@ -45,11 +45,13 @@ import Glibc
         let words = UnsafeMutablePointer<Int64>.allocate(capacity: count)
         words.initialize(repeating: 0, count: count)
         defer {
-            context.deinitialize(count: 1)
-            context.deallocate()
+            freeNullRenderContext(context)
             words.deallocate()
         }
         let progress = SeqlockProgress(seen: -1)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
         let history = context.pointee.renderer.state.history
 
         let writer = TestThread {
@@ -75,7 +77,7 @@ import Glibc
         let beyond = Int64(count) * 1_000
         while newest < count - 1 {
             round += 1
-            if let got = context.pointee.heard(atOutput: beyond) {
+            if let got = shared.pointee.history.heard(atOutput: beyond) {
                 let k = Int(got.epoch)
                 if k < newest || k >= count || got != Self.heard(k, at: beyond) {
                     torn += 1
@@ -94,7 +96,7 @@ import Glibc
             guard j >= 0 else { continue }
             let frame = Int64(j) * 1_000 + 500
             // Nil once the writer has written over entry j (and so over every older one).
-            if let got = context.pointee.heard(atOutput: frame) {
+            if let got = shared.pointee.history.heard(atOutput: frame) {
                 if got != Self.heard(j, at: frame) {
                     torn += 1
                 } else if words[j] != Int64(j) * 1_000 + 1 {

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// The position seqlock (`RenderContext.publishPosition` / `readPosition`) between a writer
+/// The position's seqlock (`PublishedPosition.publish` / `read`) between a writer
 /// thread, as the render thread, and the test's thread, as the control side.
 @Suite(.tags(.integration)) struct PositionSeqlockTests {
     /// Published positions the writer may be ahead of the last one the reader saw: the
@@ -19,8 +19,8 @@ import Glibc
     /// another), and what the writer wrote before publishing a position, a plain word per
     /// position, is there for a reader that got that position. Under ThreadSanitizer
     /// (`Tests/Sanitizers/run.sh thread`) the reader's read of that word races with its write
-    /// unless the sequence's releasing store (the end of `publishPosition`) and acquiring
-    /// load (the start of `readPosition`) order them (`Tests/Sanitizers/README.md`).
+    /// unless the `Seqlock`'s releasing store (the end of `write`, in `publish`) and acquiring
+    /// load (the start of `read`) order them (`Tests/Sanitizers/README.md`).
     @Test func theReaderGetsWholePairsAndWhatWasWrittenBeforeThem() throws {
         let device = try PCMDevice(name: "null")
         let context = try allocateNullRenderContext(device)
@@ -28,16 +28,18 @@ import Glibc
         let words = UnsafeMutablePointer<Int64>.allocate(capacity: count + 1)
         words.initialize(repeating: 0, count: count + 1)
         defer {
-            context.deinitialize(count: 1)
-            context.deallocate()
+            freeNullRenderContext(context)
             words.deallocate()
         }
         let progress = SeqlockProgress(seen: 0)
+        // The reader reaches the shared memory as the control side does, never through the
+        // render context the writer holds.
+        let shared = context.pointee.shared
 
         let writer = TestThread {
             for k in 1...count {
                 words[k] = Int64(k) * 1_000
-                context.pointee.publishPosition(Int64(k) * 1_000, UInt32(k))
+                shared.pointee.position.publish(Int64(k) * 1_000, UInt32(k))
                 while k - progress.seen.load(ordering: .relaxed) > Self.window { sched_yield() }
             }
         }
@@ -46,7 +48,7 @@ import Glibc
         var distinct = 0
         var last: UInt32 = 0
         while last < count {
-            let (frame, epoch) = context.pointee.readPosition()
+            let (frame, epoch) = shared.pointee.position.read()
             if frame != Int64(epoch) * 1_000 || epoch > count {
                 torn += 1
             } else if words[Int(epoch)] != frame {

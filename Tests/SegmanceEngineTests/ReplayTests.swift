@@ -27,7 +27,8 @@ import Glibc
     func fileCaptureEqualsTheTwinsWAVSampleForSample(periodFrames: Int) throws {
         let twin = try Replay.twin(scenario: Self.demoScenario, stick: EngineTestEnvironment.demoStick)
         let kinds = Set(twin.commands.map { Self.kind($0.command.command) })
-        #expect(kinds.isSuperset(of: ["load", "play+countdown", "pause", "stop", "seek", "setLoop", "clearLoop", "setNext"]))
+        #expect(kinds.isSuperset(of: ["load", "play+countdown", "pause", "stop", "seek", "setLoop", "clearLoop",
+                                      "setNext"]))
         #expect(twin.samples.contains { $0 != 0 })
 
         let path = EngineTestEnvironment.scratchFile("replay-\(periodFrames)")

@@ -19,10 +19,15 @@ struct RewindTests {
 
     static let rewind = EngineConfiguration.Rewind(guardFrames: 256, chunkFrames: 128)
 
-    static func engine(_ run: PacedRun, probe: RenderThreadProbe? = nil, periods: Int = 8) throws -> RealtimeAudioEngine {
+    static func engine(_ run: PacedRun, periods: Int = 8) throws -> RealtimeAudioEngine {
+        try engine(run, probe: RenderThreadProbe?.none, periods: periods)
+    }
+
+    static func engine<Probe: RenderProbe>(_ run: PacedRun, probe: Probe,
+                                           periods: Int = 8) throws -> RealtimeAudioEngine {
         // SCHED_FIFO where permitted, so a busy machine does not add underruns of its own.
-        let configuration = EngineConfiguration(periodFrames: 1024, periods: periods, realtimePriority: 50, lockMemory: false,
-                                                render: Replay.configuration.render, rewind: rewind)
+        let configuration = EngineConfiguration(periodFrames: 1024, periods: periods, realtimePriority: 50,
+                                                lockMemory: false, render: Replay.configuration.render, rewind: rewind)
         return try RealtimeAudioEngine(output: try run.output(), configuration: configuration, probe: probe)
     }
 
@@ -191,7 +196,8 @@ struct RewindTests {
             usleep(UInt32(15_000 + random.next() % 30_000))
             _ = engine.takeReports()
             log += engine.takeLog()
-            let command: RenderCommand = i % 2 == 0 ? .seek(48_000 + random.next() % 400_000) : .setVolume(Int32(50 + i))
+            let command: RenderCommand = i % 2 == 0
+                ? .seek(48_000 + random.next() % 400_000) : .setVolume(Int32(50 + i))
             engine.send(StampedCommand(command, epoch: UInt32(3 + i)))
         }
         usleep(300_000)
@@ -207,7 +213,8 @@ struct RewindTests {
         let period = Int64(engine.granted.periodFrames)
         let intoTaken = truth.lates.filter { late in !truth.shorts.contains { $0 <= late && late < $0 + period } }
         #expect(intoTaken.isEmpty,
-                "\(intoTaken.count) writes over periods the device took, at \(intoTaken.prefix(5)); shorts at \(truth.shorts)")
+                Comment(rawValue: "\(intoTaken.count) writes over periods the device took, "
+                    + "at \(intoTaken.prefix(5)); shorts at \(truth.shorts)"))
         #expect(truth.shorts.count <= 2, "short fetches at \(truth.shorts)")
     }
 
@@ -251,15 +258,18 @@ struct RewindTests {
     @Test func aCommandThatComesDuringARefillIsRewoundForNotAppliedInTheRefill() throws {
         let run = try PacedRun("rewind-refill", seconds: 10, device: .paced(continuous: true))
         defer { run.close() }
+        let hooks = HookProbe()
+        defer { hooks.destroy() }
         // 512 ms: the thread wakes for room with 128 ms still queued.
-        let playing = try PlayingEngine(try Self.engine(run, periods: 24), part: run.part)
+        let playing = try PlayingEngine(try Self.engine(run, probe: hooks, periods: 24), part: run.part)
         let engine = playing.engine
+        defer { engine.stop(drain: false) }
         try playing.collect { engine.framesHanded >= 48_000 }
         playing.timings.removeAll()
         for epoch in UInt32(3)...6 {
-            engine.holdForCommand()
+            hooks.holdForCommand()
             // The thread wakes the control side as it begins to hold.
-            try playing.collect { engine.isHoldingForCommand }
+            try playing.collect { hooks.isHoldingForCommand }
             let count = playing.timings.count
             engine.send(StampedCommand(.setVolume(Int32(epoch) * 10), epoch: epoch))
             try playing.collect { playing.timings.count > count }

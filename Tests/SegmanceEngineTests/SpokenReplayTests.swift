@@ -54,7 +54,8 @@ import Glibc
         try "[[part]]\ntitle = \"Warm-up\"\nfile = \"01 Warm-up.wav\"\ntempo = 120\none = \"0:00.25\"\n"
             .write(toFile: folder + "/routine.toml", atomically: false, encoding: .utf8)
         let scenario = stick + "/beats.scenario"
-        try "0.0 tap play\n3.3 tap loop\n5.3 tap loop\n14.0 end\n".write(toFile: scenario, atomically: false, encoding: .utf8)
+        try "0.0 tap play\n3.3 tap loop\n5.3 tap loop\n14.0 end\n"
+            .write(toFile: scenario, atomically: false, encoding: .utf8)
         var configuration = Replay.configuration
         configuration.settings.countVoice = .spoken
         configuration.settings.countdownBeats = 4
@@ -66,7 +67,8 @@ import Glibc
             default: false
             }
         }
-        #expect(countIns.count >= 2, "a count-in at the start and one before each repeat: \(twin.commands.map(\.command.command))")
+        #expect(countIns.count >= 2,
+                "a count-in at the start and one before each repeat: \(twin.commands.map(\.command.command))")
         #expect(twin.output.log.contains { $0.hasPrefix("spoken counts: 20 words ready") }, "\(twin.output.log)")
 
         let path = EngineTestEnvironment.scratchFile("spoken-beats-replay")

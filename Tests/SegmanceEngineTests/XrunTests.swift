@@ -38,20 +38,23 @@ struct XrunTests {
 
         var log: [String] = []
         var handedAtStall: Int64 = 0
+        let hooks = HookProbe()
+        defer { hooks.destroy() }
         do {
             // SCHED_FIFO where permitted, so a busy machine does not add underruns of its own
             // (if it does anyway, they are recovered like the provoked one and counted).
             let configuration = EngineConfiguration(realtimePriority: 50, lockMemory: false)
             // On a timeout the engine is dropped, not drained.
             let playing = try PlayingEngine(try RealtimeAudioEngine(output: try EngineTestEnvironment.jackTap(path),
-                                                                    configuration: configuration),
+                                                                    configuration: configuration, probe: hooks),
                                             part: run.part, recordsTimings: false)
             let engine = playing.engine
+            defer { engine.stop(drain: false) }
             defer { log = playing.log }
             try playing.collect { engine.framesHanded >= 24_000 }
             let before = engine.xrunCount
             handedAtStall = engine.framesHanded
-            engine.stallOnce(nanoseconds: 100_000_000) // the buffer holds 8 ms
+            hooks.stallOnce(nanoseconds: 100_000_000) // the buffer holds 8 ms
             try playing.collect { engine.xrunCount > before }
             let afterXrun = engine.framesHanded
             try playing.collect { engine.framesHanded >= afterXrun + 24_000 }
