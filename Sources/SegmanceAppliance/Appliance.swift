@@ -203,7 +203,10 @@ public final class Appliance {
         if logsSaves { log("saving: \(Self.describe(persist))") }
         do {
             let saved = try library.apply(persist)
-            if logsSaves { log(saved ? "saved: \(Self.describe(persist))" : "not saved (its part is gone): \(Self.describe(persist))") }
+            if logsSaves {
+                let what = Self.describe(persist)
+                log(saved ? "saved: \(what)" : "not saved (its part is gone): \(what)")
+            }
             unsaved.removeAll { Self.sameTarget($0, persist) }
         } catch {
             let full = (error as? LibraryError)?.isDiskFull == true

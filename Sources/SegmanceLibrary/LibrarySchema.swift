@@ -31,7 +31,8 @@ enum LibrarySchema {
     static let beatGrid = """
         ALTER TABLE part ADD COLUMN beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0);
         ALTER TABLE part ADD COLUMN one INTEGER;
-        ALTER TABLE part ADD COLUMN gridOrigin TEXT CHECK (gridOrigin IS NULL OR gridOrigin IN ('manifest', 'detected'));
+        ALTER TABLE part ADD COLUMN gridOrigin TEXT
+            CHECK (gridOrigin IS NULL OR gridOrigin IN ('manifest', 'detected'));
         CREATE TABLE savedOne (
             partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
             one INTEGER NOT NULL

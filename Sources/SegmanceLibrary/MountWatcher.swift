@@ -81,7 +81,9 @@ public final class MountWatcher {
         var chunk = [UInt8](repeating: 0, count: 16_384)
         var offset: off_t = 0
         while true {
-            let n = retryingEINTR { chunk.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, $0.count, offset) } }
+            let n = retryingEINTR {
+                chunk.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, $0.count, offset) }
+            }
             guard n >= 0 else { throw SystemError("pread", path: path) }
             if n == 0 { break }
             bytes += chunk[0..<n]

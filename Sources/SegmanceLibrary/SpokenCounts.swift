@@ -220,7 +220,9 @@ public struct SpokenCounts: Sendable {
         let bytes = encode(sound, text)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in retryingEINTR { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) } }
+            let n = bytes.withUnsafeBytes { raw in
+                retryingEINTR { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
             guard n > 0 else {
                 let error = failed("write")
                 close(fd)

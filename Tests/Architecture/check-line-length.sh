@@ -5,21 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 limit=120
-# Folders still being wrapped by the other parts of issue 28, each in its own branch. The lead
-# empties this list after the merge; a folder here is not checked at all.
-not_yet=(
-  Sources/ALSA
-  Sources/SegmanceEngine
-  Sources/SegmanceDaemon
-  Sources/SegmanceInput
-  Sources/SegmanceAppliance
-  Sources/SegmanceCore
-  Sources/SegmanceMedia
-  Sources/SegmanceLibrary
-)
-
 pathspecs=(Sources)
-for folder in "${not_yet[@]}"; do pathspecs+=(":(exclude)$folder"); done
 
 git ls-files -z -- "${pathspecs[@]}" | LIMIT=$limit perl -0 -CSD -e '
   use strict; use warnings;
