@@ -55,11 +55,12 @@ mkdir -p "$scratch" "$logs"
 started=$SECONDS
 # Copied when newer than the copy's (times kept, files overwritten in place), so unchanged
 # files are not rebuilt; files gone from the checkout are removed from the copy (outside
-# .build and the logs).
+# .build, the power cuts' release build in .build-deb, and the logs).
 (cd "$repo" && git ls-files -z -co --exclude-standard | while IFS= read -r -d '' file; do
   if [ -e "$file" ]; then printf '%s\n' "$file"; fi; done | LC_ALL=C sort -u) > "$logs/files"
 (cd "$repo" && tr '\n' '\0' < "$logs/files" | xargs -0 cp -a -u --parents -t "$scratch")
-(cd "$scratch" && find . -path ./.build -prune -o -path ./.mutation-logs -prune -o -type f -print | sed 's|^\./||' \
+(cd "$scratch" && find . -path ./.build -prune -o -path './.build-deb*' -prune -o -path ./.mutation-logs -prune \
+  -o -type f -print | sed 's|^\./||' \
   | LC_ALL=C sort | LC_ALL=C comm -23 - "$logs/files" | while IFS= read -r stale; do rm -f "$stale"; done)
 echo "mutation: the copy is $scratch (synced in $((SECONDS - started)) s)"
 
