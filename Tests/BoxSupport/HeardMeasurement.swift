@@ -91,8 +91,14 @@ public struct HeardMeasurement: Sendable {
                                        in: (Int(shift) - reach)...(Int(shift) + reach)))
         let drift = before - shift
         let half = period / 2
-        let after = Int64(try offsets(from: Int(applied + 4 * period),
+        let after: Int64
+        do {
+            after = Int64(try offsets(from: Int(applied + 4 * period),
                                       in: Int(before + drift - half)...Int(before + drift + maxDelay + half)))
+        } catch {
+            throw Unmeasurable(description: "\(error): the daemon's seek was made more than half a period "
+                + "(\(half) frames) from what sounded at its edge, or applied more than \(maxDelay) frames late")
+        }
         // after − before = delay − e with e = (e + drift) − drift, |e + drift| < half.
         let x = after - before - drift
         let delay = min(maxDelay, max(0, (x + half) / period * period))
