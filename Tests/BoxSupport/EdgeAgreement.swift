@@ -17,11 +17,13 @@
 /// period the render thread wrote while the sysfs write was under way is not the daemon's).
 ///
 /// A control that acts where the music was heard (LOOP, a plain detent) is held to its
-/// heard edge as well (LOOP going down, the detent's last step): the capture frame sounding
-/// at the kernel's timestamp of that edge (`Edges.soundingAtHeardEdge`: the capture pointer
-/// read just before the harness made it, moved on to the timestamp) is, through the offset,
-/// the twin frame the daemon's heard frame must sound at, within `heardTolerance` (the
-/// capture pointer moves in steps; the daemon looks the timestamp up on its device's clock).
+/// heard edge as well (LOOP going down, the detent's last step): the part position sounding
+/// at the kernel's timestamp of that edge (`Placement.edgePositions`: the capture pointer
+/// read just before the harness made it, moved on to the timestamp, through the offset)
+/// against the position the control acted at — as the capture played it where `heard`
+/// gives it (`HeardMeasurement`; the daemon's logged frame must then be that one), else the
+/// daemon's logged frame — within `heardTolerance` (the capture pointer moves in steps and
+/// is read over a while; the daemon looks the timestamp up on its device's clock).
 public struct EdgeAgreement: Sendable {
     public struct Entry: Equatable, Sendable {
         /// "press loop", "turn +1", …
@@ -29,7 +31,7 @@ public struct EdgeAgreement: Sendable {
         /// Where the twin recognised the control (the position the daemon saw); for a
         /// heard edge (`heard`), where the twin sounds the frame the daemon heard.
         public var placed: Int64
-        /// True for the entry of a heard edge.
+        /// True for the entry of a heard edge (`placed` and `edge` are part positions then).
         public var heard = false
         /// Where the edge says the render thread was, in twin frames: of the bracket read
         /// around the edge, the frame nearest `placed`.
@@ -44,10 +46,12 @@ public struct EdgeAgreement: Sendable {
     public var failures: [String] = []
 
     /// Checks each control that acted on moving music (transport "playing"): the position
-    /// the daemon saw within `tolerance` of its edge's bracket, the frame it heard within
-    /// `heardTolerance` (`tolerance` when nil) of what sounded at its heard edge.
+    /// the daemon saw within `tolerance` of its edge's bracket, the frame it heard (`heard`,
+    /// measured from the capture, where given) within `heardTolerance` (`tolerance` when
+    /// nil) of what sounded at its heard edge.
     public init(records: [ControlRecord], placement: TwinScenario.Placement, edges: TwinScenario.Edges,
-                comparison: AudioComparison.Result, tolerance: Int64, heardTolerance: Int64? = nil) {
+                comparison: AudioComparison.Result, tolerance: Int64, heardTolerance: Int64? = nil,
+                heard measured: [Int64?] = []) {
         let heardTolerance = heardTolerance ?? tolerance
         for (i, record) in records.enumerated() where record.transport == "playing" {
             guard i < placement.controlFrames.count, i < edges.renderedThrough.count else {
@@ -75,17 +79,21 @@ public struct EdgeAgreement: Sendable {
                     + "\(entry.difference) frames from where its edge was (\(edge)); at most \(tolerance) allowed")
             }
             guard record.actsWhereHeard else { continue }
-            guard i < placement.heardFrames.count, let at = placement.heardFrames[i],
-                  i < edges.soundingAtHeardEdge.count, let sounding = edges.soundingAtHeardEdge[i] else {
-                failures.append("\(record.action) at twin frame \(placed): no heard frame or heard edge")
+            guard i < placement.edgePositions.count, let edge = placement.edgePositions[i] else {
+                failures.append("\(record.action) at twin frame \(placed): no heard edge")
                 continue
             }
-            let heardOffset = comparison.offset(before: Int(at)) ?? offset
-            let heard = Entry(action: record.action, placed: at, heard: true, edge: sounding - Int64(heardOffset))
+            let truth = i < measured.count ? measured[i] : nil
+            if let truth, truth != record.frame {
+                failures.append("\(record.action): the daemon logged that it heard part \(record.part) frame \(record.frame); "
+                    + "the capture played it as frame \(truth)")
+            }
+            let heard = Entry(action: record.action, placed: truth ?? record.frame, heard: true, edge: edge)
             entries.append(heard)
             if abs(heard.difference) > heardTolerance {
-                failures.append("\(record.action): the daemon heard part \(record.part) frame \(record.frame) (twin frame \(at)), "
-                    + "\(heard.difference) frames from what sounded at its edge (twin frame \(heard.edge)); at most \(heardTolerance) allowed")
+                let what = truth == nil ? "the daemon heard" : "the capture played what the daemon heard as"
+                failures.append("\(record.action): \(what) part \(record.part) frame \(heard.placed), "
+                    + "\(heard.difference) frames from what sounded at its edge (frame \(edge)); at most \(heardTolerance) allowed")
             }
         }
     }

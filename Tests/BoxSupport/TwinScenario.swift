@@ -87,13 +87,15 @@ public struct ControlRecord: Equatable, Sendable {
 /// released at that boundary (presses are recognised at the release: a long press is still
 /// possible until then); an encoder detent completes there.
 ///
-/// LOOP and a plain detent act where the music was heard as the button went down (the
-/// daemon's `control edge:` line, `ControlRecord.frame`), a device's buffer behind the
-/// render thread, and apply where the render thread was (`ControlRecord.seen`): LOOP goes
-/// down in the twin at the instant its heard frame sounds and comes up at the boundary of
-/// the position seen; a detent completes at that boundary, with the twin's `latency` (what
-/// it hears is what it rendered that many frames before) set to the daemon's there, so
-/// that it hears the daemon's frame.
+/// LOOP and a plain detent act where the music was heard as the button went down, a
+/// device's buffer behind the render thread, and apply where the render thread was
+/// (`ControlRecord.seen`): LOOP goes down in the twin at the instant its heard frame sounds
+/// and comes up at the boundary of the position seen; a detent completes at that boundary,
+/// with the twin's `latency` (what it hears is what it rendered that many frames before)
+/// set so that it hears that frame. With edges the heard frame is what sounded at the
+/// kernel's timestamp of the heard edge (`Edges.soundingAtHeardEdge`), or where the capture
+/// says it was (`place(_:edges:heard:)`, `HeardMeasurement`); the daemon's logged frame
+/// (its `control edge:` line, `ControlRecord.frame`) only without edges.
 ///
 /// Inside an A–B loop a position comes round once a pass: the control is placed in the
 /// pass its edge says (`Edges`: where the daemon's render thread was when the button
@@ -210,6 +212,15 @@ public struct TwinScenario: Sendable {
         /// For each control that acts where it was heard, the twin frame that sounds the
         /// frame it heard (nil for the others).
         public var heardFrames: [Int64?] = []
+        /// For each control that acts where it was heard, the part position the twin hears
+        /// there (nil for the others): what `heard` gave, else what sounded at the heard
+        /// edge, else (no edges) the daemon's frame.
+        public var heardPositions: [Int64?] = []
+        /// For each control that acts where it was heard, the part position sounding at the
+        /// kernel's timestamp of its heard edge (`Edges.soundingAtHeardEdge` through the
+        /// first start's alignment; `HeardMeasurement.edgePositions` through the capture's
+        /// alignment there), nil without one.
+        public var edgePositions: [Int64?] = []
         /// The audio commands, where they apply in the twin and their kind (marking A sends none).
         public var commands: [AudioComparison.Command]
         /// Twin frames at which audio commands apply.
@@ -240,8 +251,13 @@ public struct TwinScenario: Sendable {
     }
 
     /// Places `records` (the daemon's control log, in order); with `edges`, each control
-    /// inside an A–B loop goes in the pass its edge was made in.
-    public func place(_ records: [ControlRecord], edges: Edges? = nil) throws(Unplaceable) -> Placement {
+    /// inside an A–B loop goes in the pass its edge was made in, and a control that acts
+    /// where it was heard hears what sounded at its heard edge (`Edges.soundingAtHeardEdge`,
+    /// a capture frame, taken to the twin's frames by the first start's alignment), not the
+    /// daemon's frame; with `heard` (part positions by control, measured from the capture:
+    /// `HeardMeasurement`), it hears those.
+    public func place(_ records: [ControlRecord], edges: Edges? = nil,
+                      heard measured: [Int64?] = []) throws(Unplaceable) -> Placement {
         var anchor: Anchor?
         var markA: Int64?
         /// The A–B loop the music wraps in, from the anchor on (the anchor is at A).
@@ -256,6 +272,10 @@ public struct TwinScenario: Sendable {
         var lines: [String] = []
         var controls: [Int64] = []
         var heard: [Int64?] = Array(repeating: nil, count: records.count)
+        var heardPositions: [Int64?] = Array(repeating: nil, count: records.count)
+        var edgePositions: [Int64?] = Array(repeating: nil, count: records.count)
+        /// Whether a control heard what sounded at its edge (not a measured or logged frame).
+        var heardAtAnEdge = false
         var commands: [AudioComparison.Command] = []
 
         func fail(_ record: ControlRecord, _ why: String) -> Unplaceable {
@@ -278,7 +298,12 @@ public struct TwinScenario: Sendable {
                     while abs(frame + length - estimate) < abs(frame - estimate) { frame += length }
                 }
             }
-            if aligned && anchor.speed == 100 {
+            if aligned && anchor.speed == 100 && heardAtAnEdge {
+                // The twin's music is a pointer step off the daemon's since a mark was made
+                // where an edge said: the position comes at the next boundary (the placement
+                // `HeardMeasurement` measures against, not the final one).
+                frame = (frame + periodFrames - 1) / periodFrames * periodFrames
+            } else if aligned && anchor.speed == 100 {
                 guard frame % periodFrames == 0 else {
                     throw fail(record, "frame \(frame) is not on a \(periodFrames)-frame boundary of the twin")
                 }
@@ -302,6 +327,27 @@ public struct TwinScenario: Sendable {
         func appliedLate(_ fits: (Int64) -> Bool) -> Int64? {
             (0...2).map { Int64($0) * Int64(kinds.devicePeriodFrames) }.first(where: fits)
         }
+        /// Where a control that acts where it was heard heard the music: the twin frame and
+        /// the part position there. From `measured`, else from the capture at its heard
+        /// edge, else (no edges) the daemon's frame; the edge's position is kept beside.
+        func heardPlace(_ record: ControlRecord, index: Int) throws(Unplaceable) -> (frame: Int64, position: Int64) {
+            guard let moving = anchor else { throw fail(record, "the music is not moving in the twin") }
+            if let edges, let shift, index < edges.soundingAtHeardEdge.count, let sounding = edges.soundingAtHeardEdge[index] {
+                guard loop == nil else { throw fail(record, "heard inside an A–B loop: not modelled") }
+                let frame = sounding - shift
+                guard frame >= moving.frame else { throw fail(record, "its heard edge (twin frame \(frame)) is before the music") }
+                edgePositions[index] = moving.position(at: frame)
+            }
+            let position: Int64
+            if index < measured.count, let p = measured[index] { position = p }
+            else if let p = edgePositions[index] {
+                position = p
+                heardAtAnEdge = true
+            }
+            else { position = record.frame }
+            heardPositions[index] = position
+            return (try boundary(position, for: record, index: index, aligned: false), position)
+        }
         let playing = { (record: ControlRecord) in record.transport == "playing" }
         func after(_ instant: Int64, _ record: ControlRecord) throws(Unplaceable) {
             guard instant > previous * 1_000_000_000 / rate else { throw fail(record, "too close to the previous input") }
@@ -311,8 +357,8 @@ public struct TwinScenario: Sendable {
         /// position (`seen`: a device's buffer and the press later): pressed at the instant
         /// the heard frame sounds in the twin, released at the boundary that sounds `seen`.
         /// Returns that boundary, where its command applies.
-        func heardPress(_ record: ControlRecord, index: Int) throws(Unplaceable) -> Int64 {
-            let at = try boundary(record.frame, for: record, index: index, aligned: false)
+        func heardPress(_ record: ControlRecord, index: Int) throws(Unplaceable) -> (applied: Int64, position: Int64) {
+            let (at, position) = try heardPlace(record, index: index)
             heard[index] = at
             let recognised = try boundary(record.seen, for: record, index: index)
             let press = heardInstant(at + latency), release = recognised * 1_000_000_000 / rate
@@ -320,7 +366,7 @@ public struct TwinScenario: Sendable {
             guard release > press else { throw fail(record, "the position seen (\(record.seen)) does not follow the one heard") }
             lines.append("\(Self.seconds(press))  press loop")
             lines.append("\(Self.seconds(release))  release loop")
-            return recognised
+            return (recognised, position)
         }
 
         for (index, record) in records.enumerated() {
@@ -347,7 +393,9 @@ public struct TwinScenario: Sendable {
                 var late: Int64 = 0
                 if index + 1 < records.count, case let next = records[index + 1], next.part == record.part,
                    next.transport == "paused", let moving = anchor {
-                    guard let found = appliedLate({ moving.position(at: frame + $0 + ramp) == next.frame }) else {
+                    // Heard at an edge, the twin's music is off the daemon's: the pause where seen.
+                    guard let found = appliedLate({ moving.position(at: frame + $0 + ramp) == next.frame })
+                            ?? (heardAtAnEdge ? 0 : nil) else {
                         throw fail(record, "paused at \(next.frame), not where a pause here or up to two periods later ends")
                     }
                     guard found <= period else {
@@ -366,8 +414,8 @@ public struct TwinScenario: Sendable {
                 previous = frame + late
                 continue
             case "press loop" where playing(record) && markA == nil && loop == nil:
-                let recognised = try heardPress(record, index: index)
-                markA = record.frame
+                let (recognised, a) = try heardPress(record, index: index)
+                markA = a
                 controls.append(recognised)
                 previous = recognised
                 continue
@@ -375,8 +423,8 @@ public struct TwinScenario: Sendable {
                 // B likewise; the loop arrives where the daemon saw the music, past B: it
                 // wraps to A at once, as far past A as the music had gone past B
                 // (RenderState.wrapLoop), and at B after.
-                let applied = try heardPress(record, index: index)
-                let a = markA!, b = record.frame
+                let (applied, b) = try heardPress(record, index: index)
+                let a = markA!
                 let over = record.seen - b
                 anchor = Anchor(frame: applied, position: over > 0 && over < b - a ? a + over : a)
                 loop = a ..< b
@@ -441,7 +489,7 @@ public struct TwinScenario: Sendable {
                 // edge:` line) and applies where the daemon saw the render thread (`seen`, a
                 // device's buffer later): the detent is placed there, and the twin's latency
                 // set so that the frame it hears then is the daemon's.
-                let at = try boundary(record.frame, for: record, index: index, aligned: false)
+                let (at, from) = try heardPlace(record, index: index)
                 heard[index] = at
                 let applied = try boundary(record.seen, for: record, index: index)
                 let detent = applied * 1_000_000_000 / rate
@@ -453,7 +501,7 @@ public struct TwinScenario: Sendable {
                 latency = heardLatency
                 lines.append("\(Self.seconds(start))  turn \(record.action.dropFirst(5))")
                 let step = record.action == "turn +1" ? rate : -rate
-                anchor = Anchor(frame: applied, position: max(0, record.frame + step), speed: anchor!.speed)
+                anchor = Anchor(frame: applied, position: max(0, from + step), speed: anchor!.speed)
                 controls.append(applied)
                 commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.seek))
                 previous = applied
@@ -486,7 +534,7 @@ public struct TwinScenario: Sendable {
         let end = previous + tailFrames
         lines.append("\(Self.seconds(end * 1_000_000_000 / rate))  end")
         return Placement(text: lines.joined(separator: "\n") + "\n", controlFrames: controls, heardFrames: heard,
-                         commands: commands, endFrame: end)
+                         heardPositions: heardPositions, edgePositions: edgePositions, commands: commands, endFrame: end)
     }
 
     /// Nanoseconds as "12.345678901" (the scenario's exact decimal seconds).

@@ -241,13 +241,13 @@ import Testing
         var frontier = third.controlFrames.map { Optional($0 + shift) }
         frontier[1]! -= 512
         frontier[2]! += 300
-        // What the capture pointer said was sounding at LOOP's down edges and the detent.
+        // What the capture pointer said was sounding at LOOP's down edges and the detent, as
+        // part positions (what `place` takes from `Edges.soundingAtHeardEdge`).
         #expect(third.heardFrames == [nil, 336_000, 432_000, nil, Int64(576_000 + 144_000 + 48_000), nil])
-        var sounding = third.heardFrames.map { $0.map { $0 + shift } }
-        sounding[1]! -= 100
-        sounding[2]! += 50
-        let near = EdgeAgreement(records: records, placement: third,
-                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
+        var heardAt = third
+        heardAt.edgePositions = [nil, 96_000 - 100, 192_000 + 50, nil, 48_000, nil]
+        let near = EdgeAgreement(records: records, placement: heardAt,
+                                 edges: .init(captureOnset: 100_000, renderedThrough: frontier),
                                  comparison: comparison, tolerance: 512)
         #expect(near.failures.isEmpty, "\(near.failures)")
         // LOOP and a plain detent act where they were heard at their down edge (held to the
@@ -258,12 +258,12 @@ import Testing
         // The daemon's frame 600 frames after its edge: more than a period; a mark 600
         // frames from what sounded at its edge, likewise.
         frontier[3]! -= 600
-        sounding[2]! -= 650
-        let far = EdgeAgreement(records: records, placement: third,
-                                edges: .init(captureOnset: 100_000, renderedThrough: frontier, soundingAtHeardEdge: sounding),
+        heardAt.edgePositions[2]! -= 650
+        let far = EdgeAgreement(records: records, placement: heardAt,
+                                edges: .init(captureOnset: 100_000, renderedThrough: frontier),
                                 comparison: comparison, tolerance: 512)
         #expect(far.failures.count == 2)
-        #expect(far.failures.first?.hasPrefix("press loop: the daemon heard part 1 frame 192000 (twin frame 432000), 600 frames") == true,
+        #expect(far.failures.first?.hasPrefix("press loop: the daemon heard part 1 frame 192000, 600 frames") == true,
                 "\(far.failures)")
         #expect(far.failures.last?.hasPrefix("press next: the daemon saw part 1") == true, "\(far.failures)")
         // Read again after the edge was written: the render thread wrote 200 frames while the
@@ -272,17 +272,15 @@ import Testing
         // that ends 550 frames before is not.
         var after = [Int64?](repeating: nil, count: records.count)
         after[3] = frontier[3]! + 200
-        let bracketed = EdgeAgreement(records: records, placement: third,
-                                      edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after,
-                                                   soundingAtHeardEdge: sounding),
+        let bracketed = EdgeAgreement(records: records, placement: heardAt,
+                                      edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after),
                                       comparison: comparison, tolerance: 512, heardTolerance: 700)
         #expect(bracketed.failures.isEmpty, "\(bracketed.failures)")
         #expect(bracketed.summary == "press loop +512 (heard +100), press loop -300 (heard +600), "
             + "press next +400 [200 rendered during the edge], turn +1 +0 (heard +0), press play +0", "\(bracketed.summary)")
         after[3] = frontier[3]! + 50
-        let short = EdgeAgreement(records: records, placement: third,
-                                  edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after,
-                                               soundingAtHeardEdge: sounding),
+        let short = EdgeAgreement(records: records, placement: heardAt,
+                                  edges: .init(captureOnset: 100_000, renderedThrough: frontier, renderedThroughAfter: after),
                                   comparison: comparison, tolerance: 512, heardTolerance: 700)
         #expect(short.failures == ["press next: the daemon saw part 1 frame 144000 (twin frame 576000), 550 frames from where its edge was "
             + "(twin frames \(575_400)–\(575_450)); at most 512 allowed"], "\(short.failures)")

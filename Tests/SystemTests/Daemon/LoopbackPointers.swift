@@ -12,6 +12,10 @@ struct LoopbackPointers: Equatable {
     /// playback's `appl_ptr` (exact: the frames the daemon has written) moved into the
     /// capture's frames by the cable's offset.
     var renderedThrough: Int64
+    /// CLOCK_MONOTONIC ns just before and just after the capture's status was read: the
+    /// driver brought `captureFrame` up to its current jiffy at an instant between the two.
+    var captureReadStart: Int64 = 0
+    var captureReadEnd: Int64 = 0
 
     static let playback = "/proc/asound/Loopback/pcm0p/sub0/status"
     static let capture = "/proc/asound/Loopback/pcm1c/sub0/status"
@@ -33,13 +37,29 @@ struct LoopbackPointers: Equatable {
     /// Reads both sides, the capture first: `renderedThrough` from the playback's
     /// `appl_ptr` and `cableOffset` (a period the daemon writes meanwhile counts).
     static func read(cableOffset: Int64) throws -> LoopbackPointers {
+        let start = Box.now()
         let captured = try pointers(capture)
+        let end = Box.now()
         let played = try pointers(playback)
         guard captured.hw - played.hw <= cableOffset else {
             throw BoxError("the loopback cable's offset grew from \(cableOffset) to \(captured.hw - played.hw) frames "
                 + "(an underrun of the daemon's playback moves it)")
         }
-        return LoopbackPointers(captureFrame: captured.hw, renderedThrough: played.appl + cableOffset)
+        return LoopbackPointers(captureFrame: captured.hw, renderedThrough: played.appl + cableOffset,
+                                captureReadStart: start, captureReadEnd: end)
+    }
+
+    /// The capture frame sounding at CLOCK_MONOTONIC `instant`: `captureFrame` moved on at
+    /// `rate` from the start of its read. Against the frame that truly sounded then it is at
+    /// most a pointer step early (the driver's pointer moves a jiffy at a time) and at most
+    /// `readFrames` late (the pointer was brought up to date somewhere in the read).
+    func captureFrame(at instant: Int64, rate: Int64) -> Int64 {
+        captureFrame + (instant - captureReadStart) * rate / 1_000_000_000
+    }
+
+    /// How long the capture's status took to read, in frames at `rate` (rounded up).
+    func readFrames(rate: Int64) -> Int64 {
+        ((captureReadEnd - captureReadStart) * rate + 999_999_999) / 1_000_000_000
     }
 
     /// `hw_ptr` and `appl_ptr` of a running substream's status.

@@ -38,10 +38,8 @@ struct SimulatedPanel {
         /// two reads (writing a sysfs pull can take a period on a loaded VM).
         var pointersAfter: LoopbackPointers?
         /// The same, read just before the first write of a press going down (where a
-        /// control that acts where the music was heard hears it), and the monotonic time
-        /// just after reading them.
+        /// control that acts where the music was heard hears it).
         var downPointers: LoopbackPointers?
-        var downRead: Int64 = 0
     }
 
     init(profile: BoardProfile) throws {
@@ -94,10 +92,7 @@ struct SimulatedPanel {
     @discardableResult
     func tap(_ control: String, milliseconds: Int = 80, bounce: Bool = true) throws -> Played {
         var played = Played(lastChange: 0, lastWrite: 0, longestChatter: 0)
-        if let cableOffset {
-            played.downPointers = try LoopbackPointers.read(cableOffset: cableOffset)
-            played.downRead = Box.now()
-        }
+        if let cableOffset { played.downPointers = try LoopbackPointers.read(cableOffset: cableOffset) }
         if bounce { try chatter(control, closed: true, into: &played) } else { try set(control, closed: true) }
         Box.hold(milliseconds: milliseconds)
         if bounce {
