@@ -90,8 +90,9 @@ let package = Package(
         // SHA-256's compression with the CPU's SHA instructions, wrapped by SHA256Hash.
         .target(name: "CSHA256"),
         .target(name: "SHA256Hash", dependencies: ["CSHA256"]),
-        // The routine library (SQLite through GRDB), the PCM media store, the watchers of
-        // mounts and refusals, the spoken counts' cache.
+        // Sticks coming and going: the mount table's watcher and the mount helper's refusals.
+        .target(name: "StickWatch", dependencies: ["SegmanceCore", "LinuxSystem"]),
+        // The routine library (SQLite through GRDB), the PCM media store, the spoken counts' cache.
         .target(name: "SegmanceLibrary", dependencies: [
             "SegmanceCore", "SegmanceStick", "AudioDecoding", "Speech", "SHA256Hash", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -100,12 +101,13 @@ let package = Package(
         // import-worker process) and the export to a stick.
         .target(name: "StickTransfer", dependencies: [
             "SegmanceLibrary", "SegmanceCore", "SegmanceStick", "AudioDecoding", "BeatTracking", "LinuxSystem",
+            "StickWatch",
         ]),
         // The appliance's wiring, run by the daemon and the twin alike: one owner of the
         // state that runs the reducer and carries out its effects (audio, library, imports).
         .target(name: "SegmanceAppliance", dependencies: [
             "SegmanceCore", "SegmanceControls", "SegmanceScreen", "SegmanceAudio",
-            "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer",
+            "SegmanceStick", "Speech", "SegmanceLibrary", "StickTransfer", "StickWatch",
         ]),
         // The twin: the appliance in virtual time — scenarios, a virtual board, the render
         // function called directly, WAV sink, frame log. Never a dependency of the daemon.
@@ -120,7 +122,7 @@ let package = Package(
         // The daemon: one poll loop over the board's inputs, the audio side, signals and timers.
         .target(name: "SegmanceDaemon", dependencies: [
             "SegmanceAppliance", "SegmanceAudio", "SegmanceBoard", "SegmanceInput", "SegmanceControls", "SegmanceCore",
-            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "SegmanceLibrary",
+            "SegmanceScreen", "CharacterDisplay", "LinuxI2C", "LinuxInput", "GPIOD", "SegmanceLibrary", "StickWatch",
             "SegmanceEngine", "LinuxSystem", "StickTransfer",
         ]),
         // The real-time engine: the render function on its own thread, writing to ALSA.
@@ -168,7 +170,8 @@ let package = Package(
         .testTarget(name: "CharacterDisplayTests", dependencies: ["CharacterDisplay", "LinuxI2C", "SegmanceScreen", "SegmanceCore"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SegmanceLibraryTests", dependencies: [
-            "SegmanceLibrary", "StickTransfer", "SHA256Hash", "SegmanceStick", "AudioDecoding", "BeatTracking",
+            "SegmanceLibrary", "StickTransfer", "StickWatch", "SHA256Hash", "SegmanceStick", "AudioDecoding",
+            "BeatTracking",
             "Speech", "SegmanceCore", "SndFile",
             "SegmanceTestSupport", "LinuxSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -177,7 +180,8 @@ let package = Package(
         .testTarget(name: "SegmanceBoardTests", dependencies: ["SegmanceBoard"]),
         .testTarget(name: "SegmanceDaemonTests", dependencies: [
             "SegmanceDaemon", "SegmanceBoard", "SegmanceAppliance", "SegmanceAudio", "SegmanceCore", "SegmanceControls",
-            "LinuxInput", "SegmanceLibrary", "StickTransfer", "SegmanceStick", "SegmanceTestSupport", "LinuxSystem",
+            "LinuxInput", "SegmanceLibrary", "StickTransfer", "StickWatch", "SegmanceStick", "SegmanceTestSupport",
+            "LinuxSystem",
             "CharacterDisplay", "SegmanceScreen",
         ]),
         .testTarget(name: "SegmanceEngineTests", dependencies: [

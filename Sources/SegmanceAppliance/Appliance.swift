@@ -6,6 +6,7 @@ import SegmanceScreen
 import SegmanceStick
 import Speech
 import StickTransfer
+import StickWatch
 
 /// The appliance's wiring: one owner of the state that takes events from every source in
 /// order, runs the reducer and carries out its effects. The daemon drives it on a board;

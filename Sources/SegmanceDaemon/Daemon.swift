@@ -8,6 +8,7 @@ import SegmanceCore
 import SegmanceLibrary
 import SegmanceScreen
 import StickTransfer
+import StickWatch
 
 /// The appliance on a board: one control loop that owns the state, waits in one `poll` on
 /// every source (GPIO lines, input devices and their hotplug, the audio side's reports,

@@ -1,6 +1,7 @@
 import SegmanceAppliance
 import SegmanceLibrary
 import StickTransfer
+import StickWatch
 
 /// Sticks mounted and unmounted under the media root (the mount table's `POLLPRI`), each
 /// offered with the volume label the mount helper read.

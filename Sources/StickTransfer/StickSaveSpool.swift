@@ -1,4 +1,5 @@
 import SegmanceLibrary
+import StickWatch
 
 #if canImport(Glibc)
 import LinuxSystem

@@ -112,6 +112,8 @@ only SegmanceStick "SegmanceCore TOML SndFile AudioDecoding FFmpegHelper LinuxSy
 # What SegmanceLibrary held: the SHA-256 wrapper below it, the transfers to and from a stick above it.
 only SHA256Hash "CSHA256"
 never SegmanceLibrary "StickTransfer"
+# Sticks coming and going (the mount table, the mount helper's refusals): beside the library.
+only StickWatch "SegmanceCore LinuxSystem"
 # FFmpeg is decoded in a process of its own: only the helper (and the benchmark) link it.
 only segmance-ffmpeg "FFmpeg CFFmpeg"
 for target in AudioDecoding FFmpegHelper SegmanceStick SegmanceLibrary StickTransfer SegmanceAppliance SegmanceDaemon \
@@ -126,7 +128,7 @@ for target in SegmanceCore SegmanceAudio SegmanceEngine SegmanceScreen SegmanceC
 done
 # Above the wrappers, below the appliance: media, library, boards, inputs, displays.
 for target in AudioDecoding ChildProcess FFmpegHelper Speech BeatTracking SegmanceStick SegmanceLibrary StickTransfer \
-              SHA256Hash SegmanceBoard SegmanceInput CharacterDisplay; do
+              StickWatch SHA256Hash SegmanceBoard SegmanceInput CharacterDisplay; do
   never "$target" "SegmanceAppliance SegmanceTwin SegmanceDaemon SegmanceEngine segmance SegmanceBench"
 done
 # The appliance's wiring works with any audio side: no engine, no twin, no daemon.

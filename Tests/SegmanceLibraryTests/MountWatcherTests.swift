@@ -1,6 +1,7 @@
 import Foundation
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickWatch
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Glibc
 import SegmanceCore
 import SegmanceLibrary
 import SegmanceTestSupport
+import StickWatch
 import Testing
 
 /// The folder where the stick mount helper says why it refused a stick, watched with inotify.
