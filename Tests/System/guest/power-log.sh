@@ -113,11 +113,11 @@ daemon() {   # the daemon's saves; its log lines marked by a reader of their own
     local n
     once "^control: press prev" tap 1        # PREV: the part from its start (paused)
     once "^control: press play" tap 0; sleep 2   # PLAY: it plays (no count-in)
-    n=$(lines "^saved: parts"); entry 8; push; saved_parts split "$n"              # Split here
-    n=$(lines "^saved: parts"); entry 2; push; push; saved_parts "a move" "$n"     # Add move, Dance
+    n=$(lines "^saved: parts"); entry 9; push; saved_parts split "$n"              # Split here
+    n=$(lines "^saved: parts"); entry 3; push; push; saved_parts "a move" "$n"     # Add move, Dance
     once "^control: press loop" tap 3; sleep 1; once "^control: press loop" tap 3; sleep 1   # an A-B loop
-    n=$(lines "^saved: parts"); entry 3; push; push; saved_parts "a named loop" "$n"   # Name loop, Intro
-    n=$(lines "^saved: parts"); entry 6; push                                       # Name part: Intro…
+    n=$(lines "^saved: parts"); entry 4; push; push; saved_parts "a named loop" "$n"   # Name loop, Intro
+    n=$(lines "^saved: parts"); entry 7; push                                       # Name part: Intro…
     wait_s 0.1; once "^control: turn +1 " detent; wait_s 0.1; once "^control: turn +1 " detent
     push; saved_parts "a rename" "$n"                                                # …Chorus
     ! grep -q "^control: turn -[2-9]" /run/cut/daemon.out || { echo "power-log: a slow detent counted twice"; exit 1; }
