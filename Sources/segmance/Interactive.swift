@@ -76,8 +76,8 @@ struct Interactive {
                 _ = poll(&fds, 3, 10)
                 appliance.pollAudio()
                 logLines += engine.takeLog()
-            case .wav(let writer, let buffer):
-                writer.render(appliance, into: buffer, frames: periodFrames)
+            case .wav(let writer):
+                writer.render(appliance)
             }
             appliance.pollImport()
             // --speed: once a part is there (the stick's import runs on its thread), as the
@@ -105,7 +105,7 @@ struct Interactive {
         }
         switch output {
         case .engine(let engine): engine.stop(drain: true)
-        case .wav(let writer, _): try writer.finish()
+        case .wav(let writer): try writer.finish()
         }
         print("\u{1B}[2J\u{1B}[H", terminator: "")
     }
@@ -114,11 +114,11 @@ struct Interactive {
         /// The real-time engine on an ALSA device.
         case engine(RealtimeAudioEngine)
         /// No device: the twin's renderer in this loop, paced by the clock, into a WAV.
-        case wav(PacedWAV, UnsafeMutablePointer<Float>)
+        case wav(PacedWAV)
         var description: String {
             switch self {
             case .engine(let e): return "audio: \(e.device.name), real-time engine"
-            case .wav(let w, _): return "audio: no sound card, writing \(w.writer.path)"
+            case .wav(let w): return "audio: no sound card, writing \(w.writer.path)"
             }
         }
     }
@@ -136,9 +136,8 @@ struct Interactive {
             Console.error("No sound card (\(error)); writing the audio to \(path) instead.\n")
             do {
                 let writer = try WAVWriter(path: path, sampleRate: configuration.sampleRate)
-                let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * 2)
-                return .wav(
-                    PacedWAV(writer: writer, periodFrames: periodFrames, sampleRate: configuration.sampleRate), buffer)
+                return .wav(PacedWAV(writer: writer, periodFrames: periodFrames,
+                                     sampleRate: configuration.sampleRate))
             } catch {
                 Console.error("\(error)\n")
                 exit(1)
@@ -151,17 +150,25 @@ struct Interactive {
 /// time, sleeping to keep real time (there is no device to pace it).
 final class PacedWAV {
     let writer: WAVWriter
+    let periodFrames: Int
     let periodNanoseconds: Int64
     private var deadline = monotonicNanoseconds()
+    /// One period of stereo samples, rendered into and written out each time.
+    private let buffer: UnsafeMutablePointer<Float>
 
     init(writer: WAVWriter, periodFrames: Int, sampleRate: Int) {
         self.writer = writer
+        self.periodFrames = periodFrames
         periodNanoseconds = Int64(periodFrames) * 1_000_000_000 / Int64(sampleRate)
+        buffer = .allocate(capacity: periodFrames * 2)
     }
 
-    func render(_ appliance: Appliance, into buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        appliance.render(into: buffer, frames: frames)
-        writer.write(buffer, frames: frames)
+    deinit { buffer.deallocate() }
+
+    /// Renders and writes one period, then sleeps until its end in real time.
+    func render(_ appliance: Appliance) {
+        appliance.render(into: buffer, frames: periodFrames)
+        writer.write(buffer, frames: periodFrames)
         deadline += periodNanoseconds
         sleepUntilMonotonic(deadline)
     }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SegmanceTestSupport
 
 /// The paced test PCM (`Tests/PacedPCM/paced.c`, an ALSA I/O plugin built once per process):
 /// a device on CLOCK_MONOTONIC of its own, needing no server and no sound card, that writes
@@ -34,8 +35,7 @@ enum PacedDevice {
 
     /// Under ThreadSanitizer or AddressSanitizer (their runtimes define these): the render
     /// thread is several times slower, and the sanitizer owns malloc (no heap-call counts).
-    static let underSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
-        || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+    static var underSanitizer: Bool { Sanitizer.active }
 
     /// The device's pace in percent of real time: a quarter under a sanitizer, whose render
     /// thread does not keep real time's deadlines; real time otherwise.

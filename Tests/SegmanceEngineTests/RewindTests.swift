@@ -200,7 +200,12 @@ struct RewindTests {
                 ? .seek(48_000 + random.next() % 400_000) : .setVolume(Int32(50 + i))
             engine.send(StampedCommand(command, epoch: UInt32(3 + i)))
         }
-        usleep(300_000)
+        // The last command plays out: 300 ms more handed to the device, by its own clock.
+        let end = engine.framesHanded + 14_400
+        try #require(Replay.wait(engine, timeout: 30, until: { engine.framesHanded >= end }) {
+            _ = engine.takeReports()
+            log += engine.takeLog()
+        }, "\(log)")
         engine.stop(drain: true)
         log += engine.takeLog()
         let truth = try run.truth()

@@ -55,7 +55,10 @@ struct StretcherHandOffTests {
         try #require(captured.count / 2 > after + 4_800)
         let window = (after..<(after + 4_800)).map { XrunTests.frameIndex(captured[2 * $0], captured[2 * $0 + 1]) }
         let counting = zip(window, window.dropFirst()).filter { $1 == $0 + 1 }.count
-        #expect(counting < window.count / 2, "\(counting) of \(window.count) frames count on: not stretched")
+        // Played plain, every frame counts on; at 80 % the source advances 0.8 frames an output
+        // frame, so a stretcher's output (the counting ramp stretched) steps by exactly one at
+        // most about 80 % of the time.
+        #expect(counting < window.count * 9 / 10, "\(counting) of \(window.count) frames count on: not stretched")
         #expect(window.contains { $0 != XrunTests.frameIndex(0, 0) })
     }
 }
