@@ -286,15 +286,20 @@ struct TwinOutput {
     let frames: [[String]]
     let blank: [String]
 
-    /// Renders in `rig.directory/name`, from a library imported there once (`twin-library`).
+    /// Renders in `rig.directory/name`, from a copy of a library imported there once
+    /// (`twin-library`): the sim saves the volume, loops and resume point into the library
+    /// it plays, so each render starts from the import's state, as the daemon did.
     init(rig: DaemonRig, placement: TwinScenario.Placement, name: String = "twin") throws {
-        let folder = rig.directory + "/" + name, library = rig.directory + "/twin-library"
+        let folder = rig.directory + "/" + name, imported = rig.directory + "/twin-library"
         let binary = try #require(DaemonRig.binary)
         try BoxProcess.check(["/bin/mkdir", "-p", folder])
         try rig.writeText(placement.text, to: folder + "/rehearsal.scenario")
-        if access(library, F_OK) != 0 {
-            try BoxProcess.check([binary, "import", rig.stick, "--library", library], timeout: 300)
+        if access(imported, F_OK) != 0 {
+            try BoxProcess.check([binary, "import", rig.stick, "--library", imported], timeout: 300)
         }
+        let library = folder + "/library"
+        try BoxProcess.check(["/bin/rm", "-rf", library])
+        try BoxProcess.check(["/bin/cp", "-a", imported, library])
         try BoxProcess.check([binary, "sim", "--library", library, "--scenario", folder + "/rehearsal.scenario",
                               "--wav", folder + "/twin.wav", "--frames", folder + "/frames.txt"], timeout: 300)
         let file = try SoundFile(readingFrom: folder + "/twin.wav")
