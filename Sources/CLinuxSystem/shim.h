@@ -1,9 +1,11 @@
 // Linux calls the Glibc module does not import: signalfd, eventfd, timerfd, mlock2, naming a
 // thread, what a child process needs (pidfd, closing inherited descriptors, the parent's
-// death), starting a file's writeback, a thread-safe strerror. Only LinuxSystem imports it.
+// death), starting a file's writeback, a thread-safe strerror, malloc's arenas. Only LinuxSystem
+// imports it.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
@@ -24,6 +26,11 @@ static const int segmance_sched_batch = SCHED_BATCH;
 
 static inline int segmance_eventfd(unsigned int initial, int nonblocking) {
     return eventfd(initial, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0));
+}
+
+/// mallopt(M_ARENA_MAX, arenas): how many arenas malloc may make (<malloc.h>).
+static inline int segmance_limit_arenas(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
 }
 
 /// mlock2(MLOCK_ONFAULT): pages are locked as they are touched, as mlockall(MCL_ONFAULT) does.

@@ -85,6 +85,8 @@ public final class Daemon {
     /// daemon before starting other threads.
     public init(configuration: DaemonConfiguration, profile: BoardProfile,
                 environment: Environment) throws(DaemonError) {
+        // Before the LCD's thread starts: the audio side locks memory, and every arena counts.
+        Heap.useOneArena()
         self.configuration = configuration
         self.profile = profile
         self.environment = environment

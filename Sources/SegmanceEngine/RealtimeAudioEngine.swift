@@ -176,6 +176,7 @@ public final class RealtimeAudioEngine: AudioEngine {
             // in ahead (mapped media would otherwise count in full against the memory
             // budget); the library pre-faults the region about to play.
             do {
+                Heap.useOneArena()
                 try MemoryLock.lockAll(future: true, onFault: true)
                 locked = true
             } catch {

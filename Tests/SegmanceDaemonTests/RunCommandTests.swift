@@ -19,10 +19,9 @@ import Glibc
         return bundle.deletingLastPathComponent().appendingPathComponent("segmance").path
     }
 
-    @Test func theServiceStartsReportsReadyPingsTheWatchdogAndStopsCleanlyOnSIGTERM() throws {
-        let folders = TempDirs()
-        let dir = try folders.make("run")
-        // A library with the demo stick's routines in it.
+    /// A box in `dir`: the demo stick's routines in its library, the LCD on the terminal,
+    /// the audio to alsa-lib's `null` PCM.
+    static func writeNullBox(in dir: String) throws {
         try DemoStick.write(to: dir + "/stick")
         let summary = Importer(library: try Library(directory: dir + "/library")).run(dir + "/stick") { _ in }
         #expect(summary.added == 2 && summary.failed == 0)
@@ -39,6 +38,12 @@ import Glibc
             media_root = "media"
             realtime_priority = 0
             """, to: dir + "/segmance.toml")
+    }
+
+    @Test func theServiceStartsReportsReadyPingsTheWatchdogAndStopsCleanlyOnSIGTERM() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("run")
+        try Self.writeNullBox(in: dir)
 
         let manager = SystemdNotifierTests.ManagerSocket(abstract: false)
         let log = dir + "/stderr.txt"
@@ -60,6 +65,45 @@ import Glibc
         #expect(lines.contains { $0.hasPrefix("<6>ready: test box, audio null") })
         #expect(lines.contains("<5>signal SIGTERM: stopping"))
         #expect(lines.last == "<5>stopped", "log: \(lines)")
+    }
+
+    /// The audio side locks the daemon's memory (`mlockall(MCL_CURRENT | MCL_FUTURE)`), and
+    /// the kernel then counts every mapping in full against the service's LimitMEMLOCK, used
+    /// or not: an allocation past it fails (the box's daemon died of `std::bad_alloc` making
+    /// the stretchers at a speed change, with two malloc arenas reserving 128 MB). Ready, the
+    /// daemon's address space is under half of the limit, the rest for what playing adds
+    /// (the stretchers and their thread, a part's mapped audio).
+    @Test func theAddressSpaceTheLockCountsIsUnderHalfOfLimitMEMLOCK() throws {
+        let folders = TempDirs()
+        let dir = try folders.make("run")
+        try Self.writeNullBox(in: dir)
+        let manager = SystemdNotifierTests.ManagerSocket(abstract: false)
+        let pid = try spawnSegmance(["run", "--config", dir + "/segmance.toml"], stderr: dir + "/stderr.txt",
+                                    environment: ["NOTIFY_SOCKET=\(manager.name)", "PATH=/usr/bin:/bin"])
+        #expect(manager.receive().hasPrefix("READY=1"))
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(kill(pid, SIGTERM) == 0)
+        #expect(waitFor(pid) == 0)
+        let kilobytes = { (key: String) -> Int? in
+            status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        }
+        let size = try #require(kilobytes("VmSize")), locked = kilobytes("VmLck") ?? 0
+        let limit = try #require(try Self.serviceMemlockLimitKiB())
+        print("segmance run, ready: \(size / 1024) MB of address space, \(locked / 1024) MB locked; "
+              + "LimitMEMLOCK \(limit / 1024) MB")
+        #expect(size <= limit / 2, "\(size) KiB of address space at ready; LimitMEMLOCK \(limit) KiB")
+    }
+
+    /// The service's LimitMEMLOCK (deploy/segmance.service), in KiB.
+    static func serviceMemlockLimitKiB() throws -> Int? {
+        let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/segmance.service").path
+        let line = try String(contentsOfFile: unit, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("LimitMEMLOCK=") }
+        guard let value = line?.dropFirst("LimitMEMLOCK=".count), value.hasSuffix("M"),
+              let megabytes = Int(value.dropLast()) else { return nil }
+        return megabytes * 1024
     }
 
     /// `segmance library …` without --library works on the library the daemon's
