@@ -6,7 +6,7 @@ import Glibc
 
 /// The render thread's calls (`RealtimePCM`) on the `null` PCM: each answers alsa-lib's own
 /// result, a count or a negative errno, and throws nothing.
-@Suite struct RealtimePCMTests {
+@Suite(.tags(.integration)) struct RealtimePCMTests {
     init() { ALSATestEnvironment.prepare() }
 
     @Test func theCallsAnswerAlsaLibsResults() throws {

@@ -5,7 +5,7 @@ import Testing
 /// measured against a capture of the real twin acting at the daemon's frames: the capture
 /// gives back exactly where LOOP and the detent acted, the twin placed there plays the
 /// same, and a daemon that acted a period late, or logged other than it played, fails.
-@Suite(.serialized) struct HeardMeasurementTests {
+@Suite(.tags(.unit), .serialized) struct HeardMeasurementTests {
     static let shift: Int64 = 4_000
 
     /// `TwinPlacementTests`' rehearsal with NEXT in the loop's third pass (the loop is
