@@ -52,6 +52,12 @@ import Testing
         }
 
         var texts: [String] { shown.withLock { $0.map(\.text) } }
+
+        /// Ends the thread and lets the worker go: it draws on this rig, which holds it.
+        func stop() {
+            worker.stop()
+            worker = nil
+        }
     }
 
     static func frame(_ text: String) -> Frame {
@@ -67,7 +73,7 @@ import Testing
     /// several due at once (the thread was late), only the newest is drawn.
     @Test func framesHandedAheadAreDrawnEachAtItsTimeAndNotBefore() throws {
         let rig = try Rig()
-        defer { rig.worker.stop() }
+        defer { rig.stop() }
         let early = DisplayWorker.earlyNanoseconds
         rig.worker.post(Self.frame("now"), upcoming: [(10 * Self.second, Self.frame("one")), (20 * Self.second, Self.frame("two")),
                                                       (30 * Self.second, Self.frame("three")), (40 * Self.second, Self.frame("four"))])
@@ -93,7 +99,7 @@ import Testing
     /// drawn; frames handed with nothing to draw now are drawn at their times.
     @Test func aNewPostReplacesTheFramesHandedBefore() throws {
         let rig = try Rig()
-        defer { rig.worker.stop() }
+        defer { rig.stop() }
         rig.worker.post(Self.frame("playing"), upcoming: [(10 * Self.second, Self.frame("stale"))])
         try rig.waitForPoll()
         rig.worker.post(Self.frame("paused"))
@@ -118,7 +124,7 @@ import Testing
     /// the box's LCD went from 0:03 to 0:05.)
     @Test func aFrameHandedAheadAndDueIsDrawnWhenAPostReplacesTheListAtItsTime() throws {
         let rig = try Rig()
-        defer { rig.worker.stop() }
+        defer { rig.stop() }
         rig.worker.post(Self.frame("0:03"), upcoming: [(10 * Self.second, Self.frame("0:04"))])
         try rig.waitForPoll()
         // The clock reaches 0:04's time without waking the thread (its timer not fired yet).
@@ -137,7 +143,7 @@ import Testing
     /// the thread ran out of them are taken at once (the LCD's clock stood still in the box).
     @Test func aFramePostedIsDrawnEvenWhenFramesAheadFollowBeforeTheThreadTookIt() throws {
         let rig = try Rig()
-        defer { rig.worker.stop() }
+        defer { rig.stop() }
         var lost: [Int] = []
         for i in 0..<200 {
             rig.worker.post(Self.frame("frame \(i)"))

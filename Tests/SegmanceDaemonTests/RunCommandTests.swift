@@ -86,7 +86,11 @@ import Glibc
         #expect(waitFor(pid) == 0)
         let kilobytes = { (key: String) -> Int? in
             status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
-                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+                .flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") }
+        }
+        guard !Sanitizer.active else {
+            print("address space not judged: a sanitizer's shadow memory reserves terabytes (\(kilobytes("VmSize") ?? 0) KiB)")
+            return
         }
         let size = try #require(kilobytes("VmSize")), locked = kilobytes("VmLck") ?? 0
         let limit = try #require(try Self.serviceMemlockLimitKiB())
