@@ -11,7 +11,8 @@ extension Appliance {
              (.stickLoopBack(let r1, let p1, _), .savedLoop(let r2, let p2, _, _)),
              (.stickLoopBack(let r1, let p1, _), .stickLoopBack(let r2, let p2, _)),
              (.grid(let r1, let p1, _, _), .grid(let r2, let p2, _, _)),
-             (.partSpeed(let r1, let p1, _, _), .partSpeed(let r2, let p2, _, _)):
+             (.partSpeed(let r1, let p1, _, _), .partSpeed(let r2, let p2, _, _)),
+             (.partPractice(let r1, let p1, _, _, _), .partPractice(let r2, let p2, _, _, _)):
             return r1 == r2 && p1 == p2
         case (.countdownChoice(let r1, _), .countdownChoice(let r2, _)), (.parts(let r1, _), .parts(let r2, _)):
             return r1 == r2
@@ -34,6 +35,9 @@ extension Appliance {
             return "one \"\(routine)\" part \(part + 1) frame \(grid.one)"
         case .partSpeed(let routine, let part, _, let speed):
             return "speed \"\(routine)\" part \(part + 1) \(speed)%"
+        case .partPractice(let routine, let part, _, let leadIn, let ramp):
+            return "practice \"\(routine)\" part \(part + 1) lead-in \(leadIn?.description ?? "none") "
+                + "ramp \(ramp?.description ?? "none")"
         case .countdownChoice(let routine, let choice):
             return "countdown \"\(routine)\" uses \(choice == .routine ? "the routine's" : "mine")"
         case .stickLoopBack(let routine, let part, _):

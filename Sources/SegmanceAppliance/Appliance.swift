@@ -435,7 +435,8 @@ public final class Appliance {
         case .setNext:
             residency.setNext(segment)
         case .setLoop(let region):
-            residency.setLoop(region?.range)
+            // Its lead-in plays on every repeat: resident with it.
+            residency.setLoop(region.map { max(0, $0.range.lowerBound - $0.leadIn)..<$0.range.upperBound })
         case .play(let from, _), .countIn(let from, _):
             residency.jump(to: from)
         case .seek(let to):

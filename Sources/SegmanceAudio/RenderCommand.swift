@@ -26,8 +26,10 @@ public enum RenderCommand: Equatable, Sendable {
     /// seconds of ticks before each repeat, after `pauseFrames` of silence; with `passes`
     /// > 0 stop at `end` after that many passes (reported `loopFinished`).
     /// With `countIn.beats` > 0 the count before each repeat is in beats (in place of seconds).
+    /// With `leadIn` > 0 each repeat starts that many frames before `start` (not before 0); with
+    /// a `ramp` each pass plays at its speed, changed on the seam.
     case setLoop(start: Int64, end: Int64, countdownBeforeRepeat: Int32, pauseFrames: Int64 = 0, passes: Int32 = 0,
-                 countIn: RenderCountIn = .none)
+                 countIn: RenderCountIn = .none, leadIn: Int64 = 0, ramp: RenderRamp = .none)
     /// Play through the loop end.
     case clearLoop
     /// The part to continue with, seamlessly, when this one ends; nil = stop at the end.
@@ -76,6 +78,43 @@ public struct RenderCountIn: Equatable, Sendable {
     }
 }
 
+/// A loop's speed ramp, as plain data: pass p (from 1) plays at `from + step·⌊(p-1)/every⌋`
+/// percent, at most `to`; `step` 0 is no ramp.
+public struct RenderRamp: Equatable, Sendable {
+    public var from: Int32
+    public var step: Int32
+    public var every: Int32
+    public var to: Int32
+    public init(from: Int32, step: Int32, every: Int32, to: Int32) {
+        self.from = from
+        self.step = step
+        self.every = every
+        self.to = to
+    }
+
+    /// No ramp.
+    public static let none = RenderRamp(from: 100, step: 0, every: 1, to: 100)
+
+    /// Converts a core ramp, clamped to the render side's speeds (50...150).
+    public init(_ ramp: SpeedRamp?) {
+        guard let ramp, ramp.step > 0 else {
+            self = .none
+            return
+        }
+        self.init(from: Int32(min(150, max(50, ramp.from))), step: Int32(min(100, ramp.step)),
+                  every: Int32(min(1000, max(1, ramp.every))), to: Int32(min(150, max(50, ramp.to))))
+    }
+
+    /// The speed of pass `pass` (from 1); nil with no ramp.
+    @inline(__always)
+    func speed(ofPass pass: Int32) -> Int32? {
+        guard step > 0 else { return nil }
+        let steps = Int64(max(0, pass &- 1)) / Int64(max(1, every))
+        let speed = Int64(from) &+ Int64(step) &* min(steps, 1000)
+        return Int32(min(Int64(to), speed))
+    }
+}
+
 /// A render command and the epoch it opens: reports are stamped with the epoch of the
 /// last command applied.
 public struct StampedCommand: Equatable, Sendable {
@@ -115,7 +154,8 @@ extension RenderCommand {
                             countdownBeforeRepeat: Int32(clamping: max(0, region.countdownBeforeRepeat)),
                             pauseFrames: max(0, region.pauseBeforeRepeat),
                             passes: Int32(clamping: max(0, region.passes)),
-                            countIn: RenderCountIn(region.countInBeforeRepeat))
+                            countIn: RenderCountIn(region.countInBeforeRepeat),
+                            leadIn: max(0, region.leadIn), ramp: RenderRamp(region.ramp))
         case .setLoop(nil):
             self = .clearLoop
         case .setNext(let part?):

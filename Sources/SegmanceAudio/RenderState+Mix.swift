@@ -239,16 +239,20 @@ extension RenderState {
         guard primesAhead, clock % Self.primeGrid == 0, lastPrime != clock else { return }
         lastPrime = clock
         let origin: Int64
+        var at = speed
         if countdown.active && main.base != nil {
             origin = clampToPart(countdown.start)
         } else if mode == .playing, main.isStretched, loop.active, loop.countdown == 0, loop.countIn.beats == 0,
                   loop.pause == 0, loop.passes == 0 || loop.pass < loop.passes,
                   main.pos < loop.end, loop.end &- main.pos <= rate / 4 {
-            origin = loop.start
+            origin = loop.restart
+            // A ramp's next pass starts at its own speed.
+            at = loop.ramp.speed(ofPass: loop.pass &+ 1) ?? speed
         } else {
             return
         }
-        let key = StreamKey(base: main.base, frames: main.frames, origin: origin, speed: speed)
+        guard at != 100 else { return }
+        let key = StreamKey(base: main.base, frames: main.frames, origin: origin, speed: at)
         var i = pool.find(key, at: 0, hint: -1, running: true)
         if i < 0 {
             i = pool.free(busy: busySlots())

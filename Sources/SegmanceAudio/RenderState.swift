@@ -24,6 +24,10 @@ struct LoopState {
     var passes: Int32 = 0
     /// The pass playing now, from 1.
     var pass: Int32 = 1
+    /// Where each repeat starts: `start`, or a lead-in before it.
+    var restart: Int64 = 0
+    /// The speed of each pass (`RenderRamp.none`: as set).
+    var ramp = RenderRamp.none
 }
 
 /// A pending start: `count` ticks at `t0 + round(k·beat)`, then audio from `start` at
@@ -229,11 +233,12 @@ struct RenderState {
             } else {
                 main.place(p, speed: speed)
             }
-        case .setLoop(let start, let end, let count, let pause, let passes, let countIn):
+        case .setLoop(let start, let end, let count, let pause, let passes, let countIn, let leadIn, let ramp):
             let s = max(0, start)
             let e = end < main.frames ? end : main.frames
             loop = e > s ? LoopState(active: true, start: s, end: e, countdown: max(0, count), countIn: countIn,
-                                     pause: max(0, pause), passes: max(0, passes), pass: 1)
+                                     pause: max(0, pause), passes: max(0, passes), pass: 1,
+                                     restart: max(0, s &- max(0, leadIn)), ramp: ramp)
                          : LoopState()
         case .clearLoop:
             loop = LoopState()
@@ -379,16 +384,18 @@ struct RenderState {
         }
         report(.looped)
         if loop.pass < Int32.max { loop.pass &+= 1 }
+        // A ramp's next pass plays whole at its speed: changed here, on the seam.
+        if let passSpeed = loop.ramp.speed(ofPass: loop.pass), pool.count > 0 { speed = passSpeed }
         if (loop.countdown > 0 || loop.countIn.beats > 0 || loop.pause > 0) && mode == .playing {
             handOffToFading()
             silenceMain()
-            main.place(loop.start, speed: speed)
+            main.place(loop.restart, speed: speed)
             countdown = loop.countIn.beats > 0
                 ? CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countIn.beats, index: 0,
-                                 start: loop.start, beat: loop.countIn.beatFrames, lead: loop.countIn.lead,
+                                 start: loop.restart, beat: loop.countIn.beatFrames, lead: loop.countIn.lead,
                                  firstCount: loop.countIn.firstCount)
                 : CountdownState(active: true, t0: clock &+ loop.pause, count: loop.countdown, index: 0,
-                                 start: loop.start, beat: Double(rate))
+                                 start: loop.restart, beat: Double(rate))
         } else {
             // A loop set after the play head passed its end (B marked where it was heard,
             // the head a buffer ahead) goes on as far past A: a loop of whole beats keeps
@@ -397,7 +404,7 @@ struct RenderState {
             let over = main.pos &- loop.end
             let carry = main.speed == speed ? main.overshoot(past: loop.end) : 0
             startCrossfade()
-            main.place(over > 0 && over < loop.end &- loop.start ? loop.start &+ over : loop.start,
+            main.place(over > 0 && over < loop.end &- loop.restart ? loop.restart &+ over : loop.restart,
                        speed: speed, phase: carry)
         }
     }

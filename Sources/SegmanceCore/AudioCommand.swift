@@ -28,7 +28,8 @@ public struct CountIn: Equatable, Sendable {
     }
 }
 
-/// A loop region the audio side wraps at, exactly at `range.upperBound`.
+/// A loop region the audio side wraps at, exactly at `range.upperBound`, back to
+/// `range.lowerBound - leadIn`.
 public struct LoopRegion: Equatable, Sendable {
     public var range: Range<FramePosition>
     /// Seconds of countdown ticks before each repeat; 0 = wrap seamlessly.
@@ -40,9 +41,17 @@ public struct LoopRegion: Equatable, Sendable {
     public var passes: Int
     /// A count-in in beats before each repeat, in place of `countdownBeforeRepeat`'s seconds.
     public var countInBeforeRepeat: CountIn?
+    /// Each repeat starts this many frames before `range.lowerBound` (a lead-in; never
+    /// before the part's start): the seam goes from the range's end straight there.
+    public var leadIn: FramePosition
+    /// The speed of each pass, changed on the seam; nil: the speed stays as set.
+    public var ramp: SpeedRamp?
     public init(range: Range<FramePosition>, countdownBeforeRepeat: Int = 0,
-                pauseBeforeRepeat: FramePosition = 0, passes: Int = 0, countInBeforeRepeat: CountIn? = nil) {
+                pauseBeforeRepeat: FramePosition = 0, passes: Int = 0, countInBeforeRepeat: CountIn? = nil,
+                leadIn: FramePosition = 0, ramp: SpeedRamp? = nil) {
         self.range = range
+        self.leadIn = leadIn
+        self.ramp = ramp
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.pauseBeforeRepeat = pauseBeforeRepeat
         self.passes = passes

@@ -36,15 +36,14 @@ enum AudioReportRules {
             let due = state.unsavedPlay >= Rules.resumeSaveSeconds * state.sampleRate
             return due ? TransportRules.resumeEffect(state) : []
         case .looped:
-            state.position = LoopRules.loopStart(state)
-            state.loopPass += 1
+            state.position = LoopRules.repeatStart(state)
+            LoopRules.passStarted(&state)
             return []
         case .loopFinished:
             // The last pass ended: stopped at the loop's start, ready to go again.
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)
-            state.loopPass = 1
-            return TransportRules.resumeEffect(state)
+            return LoopRules.passesRestarted(&state) + TransportRules.resumeEffect(state)
         case .partEnded:
             // The symbol follows the real state: audio ended by itself, so we are stopped.
             state.transport = .stopped

@@ -60,9 +60,14 @@ enum LoopRules {
         return effects
     }
 
-    /// The loop region and the follow-on part that the audio side needs for the current state.
+    /// The loop region and the follow-on part that the audio side needs for the current state;
+    /// with a speed ramp, the speed of its first pass (or the part's own when the loop goes).
     static func loopEffects(_ state: inout PlayerState) -> [Effect] {
         guard let part = state.part else { return [] }
+        var effects: [Effect] = []
+        if let ramp = part.ramp {
+            effects = SpeedVolumeRules.speedEffects(state.loopIsOn ? ramp.from : part.speed, &state)
+        }
         let repeatCountdown = state.settings.countdownBeforeRepeat ? state.countInCount : 0
         let pause = loopPauseFrames(state)
         let passes = state.settings.loopPasses
@@ -70,10 +75,13 @@ enum LoopRules {
         switch state.loop {
         case .part: region = LoopRegion(range: 0..<part.length, countdownBeforeRepeat: repeatCountdown,
                                         pauseBeforeRepeat: pause, passes: passes,
-                                        countInBeforeRepeat: BeatRules.repeatCountIn(from: 0, state))
-        case .ab(let l): region = LoopRegion(range: l.a..<l.b, countdownBeforeRepeat: repeatCountdown,
-                                             pauseBeforeRepeat: pause, passes: passes,
-                                             countInBeforeRepeat: BeatRules.repeatCountIn(from: l.a, state))
+                                        countInBeforeRepeat: BeatRules.repeatCountIn(from: 0, state), ramp: part.ramp)
+        case .ab(let l):
+            let lead = leadInFrames(l, state)
+            region = LoopRegion(range: l.a..<l.b, countdownBeforeRepeat: repeatCountdown,
+                                pauseBeforeRepeat: pause, passes: passes,
+                                countInBeforeRepeat: BeatRules.repeatCountIn(from: l.a - lead, state),
+                                leadIn: lead, ramp: part.ramp)
         case .off, .markedA: region = nil
         }
         // The audio side counts passes from 1 whenever it is given a loop.
@@ -83,7 +91,34 @@ enum LoopRules {
            state.partIndex + 1 < routine.parts.count {
             next = routine.parts[state.partIndex + 1].playable
         }
-        return [.audio(.setLoop(region), epoch: state.epoch), .audio(.setNext(next), epoch: state.epoch)]
+        return effects + [.audio(.setLoop(region), epoch: state.epoch), .audio(.setNext(next), epoch: state.epoch)]
+    }
+
+    /// Where a repeat of the loop starts: its start, or the lead-in before A.
+    static func repeatStart(_ state: PlayerState) -> FramePosition {
+        guard case .ab(let loop) = state.loop else { return loopStart(state) }
+        return loop.a - leadInFrames(loop, state)
+    }
+
+    /// The part's lead-in before `loop`'s A in frames: never before the part's start.
+    static func leadInFrames(_ loop: ABLoop, _ state: PlayerState) -> FramePosition {
+        guard let part = state.part, let leadIn = part.leadIn else { return 0 }
+        return min(loop.a, leadIn.frames(grid: part.grid, sampleRate: state.sampleRate))
+    }
+
+    /// A loop's passes count from 1 again (its last pass ended, a stop): a ramp starts over
+    /// at its first speed.
+    static func passesRestarted(_ state: inout PlayerState) -> [Effect] {
+        state.loopPass = 1
+        guard state.loopIsOn, let ramp = state.part?.ramp else { return [] }
+        return SpeedVolumeRules.speedEffects(ramp.from, &state)
+    }
+
+    /// A loop wrapped: the next pass, at its speed when a ramp climbs (the audio side changed
+    /// it on the seam).
+    static func passStarted(_ state: inout PlayerState) {
+        state.loopPass += 1
+        if state.loopIsOn, let ramp = state.part?.ramp { state.speedPercent = ramp.speed(ofPass: state.loopPass) }
     }
 
     /// Where "back to the start" goes: A inside an A–B loop, else the part's first frame.

@@ -22,6 +22,10 @@ public struct Menu: Equatable, Sendable {
         /// Not a value: pushed, the part's loop from the stick is back in force (after a LOOP
         /// press hid it, or a loop set on the box replaced it).
         case stickLoop = "Stick loop"
+        /// The part's lead-in before its loop's A on every pass after the first (`LeadIn`).
+        case leadIn = "Lead-in"
+        /// The part's speed ramp while its loop repeats (`SpeedRamp`).
+        case ramp = "Ramp"
         // Making on the box (`EditRules`); the list pages are `Page.choosing`.
         /// The routine's parts: pushed on one, it is entered.
         case parts = "Parts"
@@ -59,9 +63,11 @@ public struct Menu: Equatable, Sendable {
             case .oneHere: ["1 here"]
             case .countVoice: ["Voice"]
             case .deletePart: ["Delete"]
+            case .leadIn: ["Lead"]
             case .deleteMove: ["Del move"]
             case .saveToStick: ["Save"]
-            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
+            case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .ramp,
+                 .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }
         }

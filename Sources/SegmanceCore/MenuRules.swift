@@ -45,6 +45,7 @@ enum MenuRules {
             return NavigationRules.enterRoutine(menu.cursor, &state)
         case .editing(let item):
             state.menu = Menu(page: .main, cursor: Menu.Item.allCases.firstIndex(of: item)!)
+            if item == .leadIn || item == .ramp { return PracticeRules.saved(&state) }
             // Saved once, when the value is left, not at every detent.
             var effects: [Effect] = [.persist(.settings(state.settings))]
             if item == .countdown, let routine = state.routine, routine.countdown != nil {
@@ -127,6 +128,10 @@ enum MenuRules {
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
              .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
             return []
+        case .leadIn:
+            return PracticeRules.stepLeadIn(by: detents, &state)
+        case .ramp:
+            return PracticeRules.stepRamp(by: detents, &state)
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)
             guard voice != state.settings.countVoice else { return [] }
@@ -170,7 +175,7 @@ enum MenuRules {
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }
 
     /// The choice `detents` away from `value` (from the first when `value` is not one).
-    private static func step<T: Equatable>(_ choices: [T], _ value: T, _ detents: Int) -> T {
+    static func step<T: Equatable>(_ choices: [T], _ value: T, _ detents: Int) -> T {
         let i = choices.firstIndex(of: value) ?? 0
         return choices[clamp(i + detents, 0, choices.count - 1)]
     }

@@ -79,11 +79,20 @@ public struct Part: Equatable, Sendable {
     /// The name to show on a display that cannot show the title (kanji on a katakana ROM),
     /// from the manifest's `short`; nil when it gave none.
     public var short: String?
+    /// Each pass of the part's loop after the first starts this far before A (manifest
+    /// `lead_in`, or the menu's *Lead-in*); nil: at A.
+    public var leadIn: LeadIn?
+    /// The speed climbs pass by pass while the part's loop repeats (manifest `ramp`, or the
+    /// menu's *Ramp*); nil: the part's `speed` throughout.
+    public var ramp: SpeedRamp?
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = []) {
+                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = [],
+                leadIn: LeadIn? = nil, ramp: SpeedRamp? = nil) {
         self.title = title
+        self.leadIn = leadIn
+        self.ramp = ramp
         self.loops = loops
         self.short = short
         self.audio = audio

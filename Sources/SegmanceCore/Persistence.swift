@@ -29,6 +29,8 @@ public enum Persist: Equatable, Sendable {
     case grid(routine: String, part: Int, partTitle: String, grid: BeatGrid)
     /// A part's practice speed set on the device (percent, 100 = as recorded).
     case partSpeed(routine: String, part: Int, partTitle: String, speed: Int)
+    /// A part's lead-in and speed ramp set on the device (the menu's *Lead-in* and *Ramp*); nil: none.
+    case partPractice(routine: String, part: Int, partTitle: String, leadIn: LeadIn?, ramp: SpeedRamp?)
     /// Whose count-in a routine with its own uses, chosen on the device.
     case countdownChoice(routine: String, choice: CountdownChoice)
     /// The part's loop from the stick is in force again: what the device set for it is forgotten.

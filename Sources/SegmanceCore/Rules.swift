@@ -234,8 +234,8 @@ public enum Rules {
         case .play:
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)
-            state.loopPass = 1
-            return [.audio(.stop, epoch: TransportRules.bumpEpoch(&state))] + TransportRules.resumeEffect(state)
+            let stop = Effect.audio(.stop, epoch: TransportRules.bumpEpoch(&state))
+            return [stop] + LoopRules.passesRestarted(&state) + TransportRules.resumeEffect(state)
         case .prev:
             guard routineIndex > 0 else {
                 NoticeRules.hint("First routine", &state)

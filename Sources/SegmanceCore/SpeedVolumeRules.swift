@@ -2,9 +2,14 @@
 enum SpeedVolumeRules {
     /// The part's own speed for the audio side, when it is not the one in force.
     static func speedEffects(_ part: Part, _ state: inout PlayerState) -> [Effect] {
-        guard part.speed != state.speedPercent else { return [] }
-        state.speedPercent = part.speed
-        return [.audio(.setSpeed(part.speed), epoch: state.epoch)]
+        speedEffects(part.speed, &state)
+    }
+
+    /// `speed` in force, for the audio side when it is not already (a ramp's pass, the part's own).
+    static func speedEffects(_ speed: Int, _ state: inout PlayerState) -> [Effect] {
+        guard speed != state.speedPercent else { return [] }
+        state.speedPercent = speed
+        return [.audio(.setSpeed(speed), epoch: state.epoch)]
     }
 
     /// LOOP held and the encoder turned: the part's speed, a step a detent, kept with the part.

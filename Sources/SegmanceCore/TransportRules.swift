@@ -9,8 +9,8 @@ enum TransportRules {
         case .countingDown(let countdown):
             // PLAY during a countdown cancels it: there is only ever one.
             state.transport = countdown.origin == .stopped ? .stopped : .paused
-            state.loopPass = 1
-            return [.audio(.stop, epoch: bumpEpoch(&state))]
+            let stop = Effect.audio(.stop, epoch: bumpEpoch(&state))
+            return [stop] + LoopRules.passesRestarted(&state)
         case .playing:
             state.transport = .paused
             return [.audio(.pause, epoch: bumpEpoch(&state))] + resumeEffect(state)

@@ -41,13 +41,14 @@ extension Library {
             let own = part.savedLoop != part.stickLoop
             try db.execute(sql: """
                 INSERT INTO boxPart (routineId, position, title, short, mediaHash, start, length, isCut, stickA, stickB,
-                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed, leadIn, ramp)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [routineId, position, part.title, part.short, part.audio.id,
                                  part.range?.lowerBound ?? 0, part.length, part.range != nil,
                                  part.stickLoop?.a, part.stickLoop?.b, own,
                                  own ? part.savedLoop?.a : nil, own ? part.savedLoop?.b : nil,
-                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed])
+                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed,
+                                 part.leadIn?.description, part.ramp?.description])
             let id = db.lastInsertedRowID
             for (m, move) in part.moves.enumerated() {
                 try db.execute(sql: "INSERT INTO boxMove (boxPartId, position, type, name, note, cue) "
@@ -98,11 +99,18 @@ extension Library {
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[row["id"]] ?? [],
                             savedLoop: loopSet ? loop(row["loopA"], row["loopB"]) : stick,
-                            grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"])
+                            grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"],
+                            leadIn: practice(row).leadIn, ramp: practice(row).ramp)
             part.loops = loops[row["id"]] ?? []
             parts[row["routineId"], default: []].append(part)
         }
         return parts
+    }
+
+    /// A part row's `leadIn` and `ramp` (the "practice" migration); a value that is not one is none.
+    static func practice(_ row: Row) -> (leadIn: LeadIn?, ramp: SpeedRamp?) {
+        ((row["leadIn"] as String?).flatMap(LeadIn.init(text:)),
+         (row["ramp"] as String?).flatMap(SpeedRamp.init(stored:)))
     }
 
     /// Inserts a routine made on the box (no stick: an empty `sourcePath`) of whole songs, one
@@ -157,12 +165,13 @@ extension Library {
     static func insertPart(_ db: Database, _ part: Part, routineId: Int64, position: Int) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                              beatFrames, one, gridOrigin, stickSpeed, short)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              beatFrames, one, gridOrigin, stickSpeed, short, leadIn, ramp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                              part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
                              part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
-                             part.speed == 100 ? nil : part.speed, part.short])
+                             part.speed == 100 ? nil : part.speed, part.short,
+                             part.leadIn?.description, part.ramp?.description])
         let partId = db.lastInsertedRowID
         for (m, move) in part.moves.enumerated() {
             try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])

@@ -233,6 +233,16 @@ public final class Library: Sendable {
                 case nil: return false
                 }
                 return true
+            case .partPractice(let routine, let part, let title, let leadIn, let ramp):
+                let table: String, id: Int64
+                switch try Self.partRow(db, routine: routine, part: part, title: title) {
+                case .stick(_, let partId): (table, id) = ("part", partId)
+                case .box(_, let boxId): (table, id) = ("boxPart", boxId)
+                case nil: return false
+                }
+                try db.execute(sql: "UPDATE \(table) SET leadIn = ?, ramp = ? WHERE id = ?",
+                               arguments: [leadIn?.description, ramp?.description, id])
+                return true
             case .countdownChoice(let routine, let choice):
                 try db.execute(sql: "UPDATE routine SET countdownChoice = ? WHERE title = ?",
                                arguments: [choice == .routine ? nil : choice.rawValue, routine])

@@ -22,6 +22,9 @@ enum LibrarySchema {
         migrator.registerMigration("madeOnTheBox") { db in
             try db.execute(sql: madeOnTheBox)
         }
+        migrator.registerMigration("practice") { db in
+            try db.execute(sql: practice)
+        }
         return migrator
     }
 
@@ -37,6 +40,16 @@ enum LibrarySchema {
             partId INTEGER PRIMARY KEY REFERENCES part(id) ON DELETE CASCADE,
             one INTEGER NOT NULL
         );
+        """
+
+    /// A part's lead-in before its loop ("2 beats", `LeadIn`) and speed ramp ("70,5,1,100",
+    /// `SpeedRamp`): the manifest's at import, replaced by what the menu sets (NULL: none).
+    /// Not in the routine's digest, as the speed is not.
+    static let practice = """
+        ALTER TABLE part ADD COLUMN leadIn TEXT;
+        ALTER TABLE part ADD COLUMN ramp TEXT;
+        ALTER TABLE boxPart ADD COLUMN leadIn TEXT;
+        ALTER TABLE boxPart ADD COLUMN ramp TEXT;
         """
 
     /// The manifest's `short` of a routine and of a part: the name a display shows when it

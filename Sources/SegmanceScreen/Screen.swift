@@ -387,6 +387,12 @@ public enum Screen {
         case .stickLoop:
             guard let part = state.part, let stick = part.stickLoop else { return "None" }
             return part.savedLoop == stick ? "On" : "Off"
+        case .leadIn:
+            guard let part = state.part else { return "" }
+            return part.leadIn?.description ?? "Off"
+        case .ramp:
+            guard let part = state.part else { return "" }
+            return part.ramp?.shown ?? "Off"
         case .abLoop:
             if case .ab = state.loop { return "On" }
             return "Off"

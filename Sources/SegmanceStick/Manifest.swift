@@ -37,6 +37,10 @@ struct Manifest {
         var speed: Int? = nil
         /// The name to show where the display cannot show the title (`short`).
         var short: String? = nil
+        /// `lead_in = "2 beats"`: each pass of the part's loop after the first starts this far before A.
+        var leadIn: LeadIn? = nil
+        /// `ramp = { from = 70, step = 5, every = 1, to = 100 }`: the speed climbs pass by pass.
+        var ramp: SpeedRamp? = nil
     }
 
     /// A problem found in the manifest text.
@@ -56,7 +60,8 @@ struct Manifest {
 
     static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
     static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo",
-                                          "one", "speed"]
+                                          "one", "speed", "lead_in", "ramp"]
+    static let rampKeys: Set<String> = ["from", "step", "every", "to"]
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -248,7 +253,54 @@ private struct ManifestReader {
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"))
+                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"),
+                                 leadIn: leadIn(table, name: name, header: header),
+                                 ramp: ramp(table, name: name, header: header))
+    }
+
+    /// A part's `lead_in`: "2 beats", "1 eight", "2 s", else an issue.
+    private mutating func leadIn(_ table: TOMLTable, name: String, header: Int) -> LeadIn? {
+        guard let value = table["lead_in"] else { return nil }
+        if let text = value.string, let leadIn = LeadIn(text: text) { return leadIn }
+        issue(line(table, "lead_in") ?? header, "lead_in of \(name) = \(value.description.clipped) is not a lead-in "
+              + "(write \"2 beats\", \"1 eight\" or \"2 s\", 1 to \(LeadIn.maxCount))")
+        return nil
+    }
+
+    /// A part's `ramp`: `{ from = 70, step = 5, every = 1, to = 100 }` (`every` 1 when left
+    /// out), else an issue.
+    private mutating func ramp(_ table: TOMLTable, name: String, header: Int) -> SpeedRamp? {
+        guard let value = table["ramp"] else { return nil }
+        let at = line(table, "ramp") ?? header
+        guard let ramp = value.table else {
+            issue(at, "ramp of \(name) must be a table like { from = 70, step = 5, every = 1, to = 100 }, "
+                  + "found \(value.typeName)")
+            return nil
+        }
+        for key in ramp.keys.sorted() where !Manifest.rampKeys.contains(key) {
+            issue(line(ramp, key) ?? at,
+                  KeySuggestion.unknown(key, in: " in the ramp of \(name)", known: Manifest.rampKeys))
+        }
+        var numbers: [String: Int] = ["every": 1]
+        for key in ["from", "step", "every", "to"] {
+            guard let number = ramp[key] else {
+                if key != "every" { issue(at, "the ramp of \(name) has no '\(key)'") }
+                continue
+            }
+            guard let whole = number.int else {
+                issue(line(ramp, key) ?? at, "the ramp of \(name): '\(key)' must be a whole number, "
+                      + "found \(number.typeName)")
+                return nil
+            }
+            numbers[key] = whole
+        }
+        guard let from = numbers["from"], let step = numbers["step"], let every = numbers["every"],
+              let to = numbers["to"] else { return nil }
+        if let problem = SpeedRamp.problem(from: from, step: step, every: every, to: to) {
+            issue(at, "the ramp of \(name): \(problem)")
+            return nil
+        }
+        return SpeedRamp(from: from, step: step, every: every, to: to)
     }
 
     /// A part's `loops`: named A–B loops, `[{ name = "Hit", a = "0:08", b = "0:16" }]`.

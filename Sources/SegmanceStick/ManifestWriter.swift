@@ -36,6 +36,10 @@ public enum ManifestWriter {
                 out.append("one = \(quote(time(grid.one, rate: rate)))")
             }
             if part.speed != 100 { out.append("speed = \(part.speed)") }
+            if let leadIn = part.leadIn { out.append("lead_in = \(quote(leadIn.description))") }
+            if let r = part.ramp {
+                out.append("ramp = { from = \(r.from), step = \(r.step), every = \(r.every), to = \(r.to) }")
+            }
             if !part.moves.isEmpty {
                 out.append("moves = [")
                 for move in part.moves {
@@ -80,6 +84,8 @@ public enum ManifestWriter {
                 # tempo = 120                    # beats a minute
                 # one = "0:00.5"                 # where a "1" falls (with tempo)
                 # speed = 100                    # practice speed in percent, 50 to 150 in steps of 5
+                # lead_in = "2 beats"            # each pass of the loop after the first starts this far before A
+                # ramp = { from = 70, step = 5, every = 1, to = 100 }   # the loop's speed climbs pass by pass
                 # short = "INTRO"                # the name shown where the display cannot show the title
 
                 """

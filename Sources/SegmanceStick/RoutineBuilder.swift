@@ -307,7 +307,8 @@ public struct RoutineBuilder {
             checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(fileName),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
-                              stickLoop: spec.loop, short: spec.short, loops: spec.loops)))
+                              stickLoop: spec.loop, short: spec.short, loops: spec.loops,
+                              leadIn: spec.leadIn, ramp: spec.ramp)))
         }
         checked.issues = issues
         return checked

@@ -63,7 +63,7 @@ import Glibc
         let countIns = twin.commands.filter {
             switch $0.command.command {
             case .playCountIn: true
-            case .setLoop(_, _, _, _, _, let countIn): countIn.beats == 4
+            case .setLoop(_, _, _, _, _, let countIn, _, _): countIn.beats == 4
             default: false
             }
         }

@@ -33,6 +33,10 @@ import SegmanceCore
             change(&state.settings)
             states.append(state)
         }
+        // The part's lead-in and ramp: every choice of the menu.
+        var practiced: [Part] = LeadIn.choices.map { var p = part; p.leadIn = $0; return p }
+        practiced += SpeedRamp.choices.map { var p = part; p.ramp = $0; return p }
+        states += practiced.map { PlayerState(routines: [Routine(title: "Jam", parts: [$0])]) }
         // One here: "No beat" on a part without a beat, "Beat 1" to "Beat 8" on one with.
         for beat in 0..<8 {
             var state = PlayerState(routines: [Routine(title: "Jam", parts: [beatPart])])
