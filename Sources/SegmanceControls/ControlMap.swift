@@ -8,7 +8,8 @@ public struct ControlMap: Equatable, Sendable {
     /// The quadrature encoder, if the board has one on GPIO lines.
     public var encoder: EncoderLines?
     /// Buttons that recognise a double press. Only these wait for the double-press window
-    /// before reporting a single press; every other button reports at its release.
+    /// before reporting a single press; every other button reports at its release. The encoder's
+    /// push (moves view) and PREV (*Again*: back to where the last play started).
     public var doublePress: Set<Button>
     /// Buttons that, held while the encoder turns, make a chord: the detents come as
     /// `encoderTurnedHolding(button, n)` and the button reports no press of its own; their
@@ -19,7 +20,7 @@ public struct ControlMap: Equatable, Sendable {
     public var acceleration: [AccelerationStep]
 
     public init(buttons: [Int: Button], encoder: EncoderLines? = nil,
-                doublePress: Set<Button> = [.select], chords: Set<Button> = [], timing: Timing = Timing(),
+                doublePress: Set<Button> = [.select, .prev], chords: Set<Button> = [], timing: Timing = Timing(),
                 acceleration: [AccelerationStep] = AccelerationStep.defaultTable) {
         self.buttons = buttons
         self.encoder = encoder

@@ -23,6 +23,7 @@ enum NavigationRules {
         let part = routine.parts[index]
         state.partIndex = index
         state.transport = .stopped
+        state.lastStart = nil
         state.moveCursor = nil
         state.loop = part.savedLoop.map(LoopMode.ab) ?? .off
         state.position = LoopRules.loopStart(state)

@@ -121,9 +121,14 @@ public struct PlayerState: Equatable, Sendable {
     public var noticesHeldUntil: Int64?
     /// The A–B loop's times show in place of the clock until then (ns), after a mark.
     public var loopTimesShownUntil: Int64?
+    /// Where the last play started (PLAY, a move's cue, a loop's start, a part entered while
+    /// playing): where *Again* (PREV's double press) goes back to. Nil until something played
+    /// in this part.
+    public var lastStart: FramePosition?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
+        self.lastStart = nil
         self.sampleRate = sampleRate
         self.routines = routines
         self.routineIndex = routines.isEmpty ? nil : 0

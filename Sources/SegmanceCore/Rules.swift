@@ -179,6 +179,8 @@ public enum Rules {
             return SpeedVolumeRules.changeSpeed(by: detents, &state)
         case .encoderTurnedHolding(_, let detents):
             return control(&state, .encoderTurned(detents))
+        case .buttonDoublePressed(.prev):
+            return TransportRules.again(&state)
         case .buttonDoublePressed(let button):
             return reduce(&state, .buttonPressed(button))
         case .buttonPressed(.select), .buttonLongPressed(.select):

@@ -39,6 +39,7 @@ enum TransportRules {
     static func start(from position: FramePosition, origin: Countdown.Origin,
                       _ state: inout PlayerState) -> [Effect] {
         state.position = position
+        state.lastStart = position
         if let countIn = BeatRules.countIn(to: position, state) {
             state.transport = .countingDown(Countdown(remaining: countIn.beats, origin: origin,
                                                       firstCount: countIn.firstCount, total: countIn.beats))
@@ -48,6 +49,17 @@ enum TransportRules {
         state.transport = seconds > 0
             ? .countingDown(Countdown(remaining: seconds, origin: origin)) : .playing
         return [.audio(.play(from: position, countdown: seconds), epoch: bumpEpoch(&state))]
+    }
+
+    /// *Again* (PREV's double press): back to where the last play started, counted in as that
+    /// start was (a place outside an A–B loop on now goes to A). Nothing played yet: a hint.
+    static func again(_ state: inout PlayerState) -> [Effect] {
+        guard state.part != nil, var target = state.lastStart else {
+            NoticeRules.hint("Nothing to repeat", &state)
+            return []
+        }
+        if case .ab(let loop) = state.loop, !(loop.a..<loop.b).contains(target) { target = loop.a }
+        return start(from: target, origin: origin(state.transport), &state)
     }
 
     /// Back to the start of the part (A inside an A–B loop); a jump while playing counts in again.
@@ -107,15 +119,18 @@ enum TransportRules {
             return []
         }
         state.moveCursor = nil
-        let origin: Countdown.Origin
-        switch state.transport {
-        case .playing, .countingDown: origin = .playing
-        case .paused: origin = .paused
-        case .stopped: origin = .stopped
-        }
-        return start(from: cue, origin: origin, &state)
+        return start(from: cue, origin: origin(state.transport), &state)
     }
 
+
+    /// What a countdown started now returns to if cancelled: playing, paused or stopped.
+    static func origin(_ transport: Transport) -> Countdown.Origin {
+        switch transport {
+        case .playing, .countingDown: .playing
+        case .paused: .paused
+        case .stopped: .stopped
+        }
+    }
 
     /// Where a control that acts "here" acts: the frame heard at its instant, else the
     /// position last known.

@@ -8,8 +8,8 @@ struct ControlsTests {
         .edge(Edge(line: line, active: active, timestamp: t))
     }
 
-    /// Every button but select reports at its release edge, with that edge's timestamp.
-    @Test(arguments: [(Line.play, Button.play), (Line.prev, .prev), (Line.next, .next), (Line.loop, .loop)])
+    /// Every button but select and PREV reports at its release edge, with that edge's timestamp.
+    @Test(arguments: [(Line.play, Button.play), (Line.next, .next), (Line.loop, .loop)])
     func pressIsNotDelayed(line: Int, button: Button) {
         var controls = Controls(map: testMap())
         #expect(controls.process(edge(line, true, ms(1000))).isEmpty)
@@ -102,6 +102,21 @@ struct ControlsTests {
             .time(ms(5000)),
         ])
         #expect(events == [TimedEvent(.buttonDoublePressed(.select), at: ms(360))])
+    }
+
+    /// PREV's double press is *Again*; a single PREV press waits the window out, as select's does.
+    @Test func doublePressOnPrevAndASinglePressAfterTheWindow() {
+        var controls = Controls(map: testMap())
+        let double = controls.run([
+            edge(Line.prev, true, ms(100)), edge(Line.prev, false, ms(160)),
+            edge(Line.prev, true, ms(300)), edge(Line.prev, false, ms(360)),
+            .time(ms(5000)),
+        ])
+        #expect(double == [TimedEvent(.buttonDoublePressed(.prev), at: ms(360))])
+        var single = controls.run([edge(Line.prev, true, ms(6000)), edge(Line.prev, false, ms(6060))])
+        #expect(single.isEmpty && controls.nextDeadline == ms(6360))
+        single += controls.process(.time(ms(6360)))
+        #expect(single == [TimedEvent(.buttonPressed(.prev), at: ms(6360))])
     }
 
     @Test(arguments: 0...5)

@@ -61,6 +61,7 @@ import Testing
         // The music starts at 0, a quarter beat before its first beat at 0.25 s.
         let countIn = CountIn(beats: 4, beatFrames: 24_000, lead: 12_000, firstCount: 5)
         store.send(.buttonPressed(.play), [.audio(.countIn(from: 0, countIn), epoch: e + 1)]) {
+            $0.lastStart = 0
             $0.epoch = e + 1
             $0.transport = .countingDown(Countdown(remaining: 4, origin: .stopped, firstCount: 5, total: 4))
         }
@@ -86,6 +87,7 @@ import Testing
         let e = store.state.epoch
         let countIn = CountIn(beats: beats, beatFrames: 24_000, lead: lead, firstCount: firstCount)
         store.send(.buttonPressed(.play), [.audio(.countIn(from: F.s(start), countIn), epoch: e + 1)]) {
+            $0.lastStart = F.s(start)
             $0.epoch = e + 1
             $0.transport = .countingDown(Countdown(remaining: beats, origin: .stopped, firstCount: firstCount, total: beats))
         }
@@ -95,6 +97,7 @@ import Testing
         var store = store(Settings(countdownBeats: 4), grid: nil)
         let e = store.state.epoch
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 4), epoch: e + 1)]) {
+            $0.lastStart = 0
             $0.epoch = e + 1
             $0.transport = .countingDown(Countdown(remaining: 4, origin: .stopped))
         }

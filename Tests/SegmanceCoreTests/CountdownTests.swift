@@ -12,6 +12,7 @@ import Testing
         var store = TestStore(F.loaded(Settings(countdown: seconds)))
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: seconds), epoch: e)]) {
+            $0.lastStart = 0
             $0.transport = .countingDown(Countdown(remaining: seconds, origin: .stopped))
             $0.epoch = e
         }
@@ -109,6 +110,7 @@ import Testing
         #expect(store.state.settings.countdown == 0)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 5), epoch: e)]) {
+            $0.lastStart = 0
             $0.transport = .countingDown(Countdown(remaining: 5, origin: .stopped))
             $0.epoch = e
             $0.notice = nil // the routine's title gives way to the countdown

@@ -95,6 +95,7 @@ import Testing
             .persist(.parts(routine: "Song", parts: Self.song.parts)),
             .persist(.resume(ResumePoint(routine: "Song", part: 0, partTitle: "Verse", position: F.s(5)))),
         ]) {
+            $0.lastStart = nil
             $0.menu = nil
             $0.routines[0] = Self.song
             $0.transport = .stopped
@@ -192,6 +193,7 @@ import Testing
             .audio(.play(from: hit.a, countdown: 0), epoch: e + 1),
             .persist(.savedLoop(routine: "Song", part: 0, partTitle: "Verse", loop: hit)),
         ]) {
+            $0.lastStart = hit.a
             $0.menu = nil
             $0.routines[0] = chosen
             $0.loop = .ab(hit)

@@ -98,6 +98,7 @@ import Testing
         var store = TestStore(state)
         let e = state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 0), epoch: e)]) {
+            $0.lastStart = 0
             $0.transport = .playing
             $0.epoch = e
         }

@@ -78,6 +78,7 @@ import Testing
         var store = TestStore(state)
         let e = state.epoch + 1
         store.send(.buttonPressed(.prev), [.audio(.play(from: 0, countdown: 3), epoch: e)]) {
+            $0.lastStart = 0
             $0.position = 0
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .playing))
             $0.epoch = e

@@ -31,6 +31,7 @@ import Testing
         }
         // PLAY continues from there; nothing is written at boot itself.
         store.send(.buttonPressed(.play), [.audio(.play(from: F.s(42), countdown: 5), epoch: 2)]) {
+            $0.lastStart = F.s(42)
             $0.transport = .countingDown(Countdown(remaining: 5, origin: .stopped))
             $0.epoch = 2
             $0.notice = nil

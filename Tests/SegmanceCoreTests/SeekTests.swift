@@ -24,6 +24,7 @@ import Testing
         store.send(.encoderTurned(7)) { $0.position = F.s(7) }
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: F.s(7), countdown: 0), epoch: e)]) {
+            $0.lastStart = F.s(7)
             $0.transport = .playing
             $0.epoch = e
         }

@@ -82,6 +82,7 @@ import Testing
         var store = TestStore(state)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.select), [.audio(.play(from: F.s(24), countdown: 3), epoch: e)]) {
+            $0.lastStart = F.s(24)
             $0.moveCursor = nil
             $0.position = F.s(24)
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
@@ -91,6 +92,7 @@ import Testing
         store.state.transport = .playing
         store.state.moveCursor = 1
         store.send(.buttonPressed(.select), [.audio(.play(from: F.s(8), countdown: 3), epoch: e + 1)]) {
+            $0.lastStart = F.s(8)
             $0.moveCursor = nil
             $0.position = F.s(8)
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .playing))
@@ -230,6 +232,7 @@ import Testing
         // The control wakes the light and still acts.
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 0), epoch: e)]) {
+            $0.lastStart = 0
             $0.backlight = true
             $0.lastControl = start + 30_000_000_000
             $0.transport = .playing

@@ -8,6 +8,7 @@ import Testing
         var store = TestStore(F.loaded())
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 0), epoch: e)]) {
+            $0.lastStart = 0
             $0.transport = .playing
             $0.epoch = e
         }
@@ -27,6 +28,7 @@ import Testing
             $0.unsavedPlay = 0
         }
         store.send(.buttonPressed(.play), [.audio(.play(from: F.s(12), countdown: 0), epoch: e + 1)]) {
+            $0.lastStart = F.s(12)
             $0.transport = .playing
             $0.epoch = e + 1
         }
@@ -125,6 +127,7 @@ import Testing
         #expect(store.state.pendingNotices.count == 1)
         let e = store.state.epoch + 1
         store.send(.buttonPressed(.play), [.audio(.play(from: 0, countdown: 3), epoch: e)]) {
+            $0.lastStart = 0
             $0.notice = nil
             $0.pendingNotices = []
             $0.transport = .countingDown(Countdown(remaining: 3, origin: .stopped))
