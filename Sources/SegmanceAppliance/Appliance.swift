@@ -21,6 +21,8 @@ public final class Appliance {
         /// HD44780's A00 unless the board says otherwise.
         public var rom: CharacterROM = .a00
         public var settings = Settings()
+        /// The most volume the box starts at (percent): a louder saved one is capped to it at boot.
+        public var startVolumeMaximum = Settings.startVolumeMaximum
         /// Which input line is which control, for `edge(_:)`: none by default (the daemon
         /// and the interactive simulator send events); the twin sets its board's.
         public var controlMap = ControlMap(buttons: [:])
@@ -98,7 +100,8 @@ public final class Appliance {
     public init(_ configuration: Configuration, audio: AudioEngine, library: Library? = nil,
                 importer: ImportRunner? = nil) throws {
         self.configuration = configuration
-        state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings)
+        state = PlayerState(sampleRate: Int64(configuration.sampleRate), settings: configuration.settings,
+                            startVolumeMaximum: configuration.startVolumeMaximum)
         state.display = DisplaySize(columns: configuration.columns, rows: configuration.rows)
         controls = Controls(map: configuration.controlMap)
         self.audio = audio

@@ -6,6 +6,7 @@
 /// media_root = "/media/segmance"                     # sticks are mounted below this
 /// stick_status = "/run/segmance-stick"               # where the mount helper says why a stick was refused
 /// auto_import = false                                # import without a button press
+/// start_volume_max = 70                              # the most volume (%) the box starts at
 /// realtime_priority = 70                             # SCHED_FIFO of the render thread; 0 = normal
 /// control_priority = 0                               # SCHED_FIFO of the control loop, below it; 0 = normal
 /// ```
@@ -34,16 +35,22 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// ordinary work at once, where an ordinary thread waits for its turn or the balancer.
     /// Left out: 0 (`controlPriority(below:)` says why).
     public var controlPriority: Int
+    /// The most volume (percent, 0...100) the box starts at: the volume saved at the end of a
+    /// loud class is capped to it at power-on (`start_volume_max`; left out: 70).
+    public var startVolumeMaximum: Int
 
     public static let defaultLibrary = "/var/lib/segmance"
     public static let defaultMediaRoot = "/media/segmance"
     public static let defaultStickStatus = "/run/segmance-stick"
     public static let defaultPriority = 70
+    public static let defaultStartVolumeMaximum = 70
 
     public init(board: String, library: String = defaultLibrary, mediaRoot: String = defaultMediaRoot,
                 autoImport: Bool = false, realtimePriority: Int = defaultPriority,
-                stickStatus: String = defaultStickStatus, controlPriority: Int? = nil) {
+                stickStatus: String = defaultStickStatus, controlPriority: Int? = nil,
+                startVolumeMaximum: Int = defaultStartVolumeMaximum) {
         self.board = board
+        self.startVolumeMaximum = startVolumeMaximum
         self.library = library
         self.mediaRoot = mediaRoot
         self.stickStatus = stickStatus
@@ -62,7 +69,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         let r = Reader(file: file)
         let root = try r.parse(text)
         try r.known(root, "", ["board", "library", "media_root", "stick_status", "auto_import", "realtime_priority",
-                          "control_priority"])
+                          "control_priority", "start_volume_max"])
         guard let board = try r.string(root, "board"), !board.isEmpty else {
             throw r.error(
                 "board", "is missing (the board profile to use, e.g. \"/usr/share/segmance/board/pi-gpio.toml\")")
@@ -72,6 +79,10 @@ public struct DaemonConfiguration: Equatable, Sendable {
         mediaRoot = Self.path(try r.string(root, "media_root") ?? Self.defaultMediaRoot, relativeTo: file)
         stickStatus = Self.path(try r.string(root, "stick_status") ?? Self.defaultStickStatus, relativeTo: file)
         autoImport = try r.bool(root, "auto_import") ?? false
+        startVolumeMaximum = try r.int(root, "start_volume_max") ?? Self.defaultStartVolumeMaximum
+        guard (0...100).contains(startVolumeMaximum) else {
+            throw r.error("start_volume_max", "must be a volume in percent, 0...100, not \(startVolumeMaximum)")
+        }
         realtimePriority = try r.int(root, "realtime_priority") ?? Self.defaultPriority
         guard (0...99).contains(realtimePriority) else {
             throw r.error(

@@ -53,13 +53,10 @@ enum NavigationRules {
     /// left off at (recognised by title when a re-import moved it), stopped there.
     static func restore(_ snapshot: LibrarySnapshot, _ state: inout PlayerState) -> [Effect] {
         var effects: [Effect] = []
-        if let settings = snapshot.settings, settings != state.settings {
-            let voice = state.settings.countVoice
-            state.settings = settings
-            effects.append(.audio(.setVolume(settings.volume), epoch: state.epoch))
-            if settings.countVoice != voice {
-                effects.append(.audio(.setCountVoice(settings.countVoice), epoch: state.epoch))
-            }
+        if var settings = snapshot.settings {
+            // The saved volume, at most the start maximum: the morning after a loud class.
+            settings.volume = min(settings.volume, state.startVolumeMaximum)
+            effects += restoreSettings(settings, &state)
         }
         state.routines = snapshot.routines
         state.routineIndex = nil
@@ -81,6 +78,17 @@ enum NavigationRules {
         return effects
     }
 
+    /// The saved settings in force, and the audio side told of what it hears differently.
+    private static func restoreSettings(_ settings: Settings, _ state: inout PlayerState) -> [Effect] {
+        guard settings != state.settings else { return [] }
+        let voice = state.settings.countVoice
+        state.settings = settings
+        var effects: [Effect] = [.audio(.setVolume(settings.volume), epoch: state.epoch)]
+        if settings.countVoice != voice {
+            effects.append(.audio(.setCountVoice(settings.countVoice), epoch: state.epoch))
+        }
+        return effects
+    }
 
     static func routinesLoaded(_ routines: [Routine], _ state: inout PlayerState) -> [Effect] {
         let current = state.routine

@@ -125,10 +125,14 @@ public struct PlayerState: Equatable, Sendable {
     /// playing): where *Again* (PREV's double press) goes back to. Nil until something played
     /// in this part.
     public var lastStart: FramePosition?
+    /// The volume at power-on is the saved one, at most this (percent): a loud class's last
+    /// volume does not blast the next morning's first song (`start_volume_max` of the config).
+    public var startVolumeMaximum: Int
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
-                routines: [Routine] = []) {
+                routines: [Routine] = [], startVolumeMaximum: Int = Settings.startVolumeMaximum) {
         self.lastStart = nil
+        self.startVolumeMaximum = min(max(startVolumeMaximum, 0), 100)
         self.sampleRate = sampleRate
         self.routines = routines
         self.routineIndex = routines.isEmpty ? nil : 0

@@ -16,6 +16,9 @@ public struct Settings: Equatable, Sendable {
     public static let loopPauseChoices = [0, 1, 2, 3, 4, 5, 8, 10]
     /// The numbers of passes after which a loop stops; 0 is never.
     public static let loopPassesChoices = [0, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20]
+    /// The most volume (percent) the box starts at when the saved one is louder, unless the
+    /// configuration says otherwise (`PlayerState.startVolumeMaximum`).
+    public static let startVolumeMaximum = 70
     /// The idle times after which the backlight dims, in seconds; 0 is never.
     public static let lightIdleChoices = [0, 30, 60, 120, 300, 600]
 

@@ -156,6 +156,7 @@ public final class Daemon {
         c.render = .standard(sampleRate: profile.audio.rate)
         // The configured default until the performer changes it in the menu (saved settings win).
         c.settings.autoImport = configuration.autoImport
+        c.startVolumeMaximum = configuration.startVolumeMaximum
         let appliance = try Appliance(c, audio: audio, library: library, importer: importer)
         appliance.log = { log.info($0) }
         appliance.logsSaves = true

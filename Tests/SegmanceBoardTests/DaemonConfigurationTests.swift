@@ -22,6 +22,14 @@ import Testing
         #expect(c.library == "/var/lib/segmance" && c.mediaRoot == "/media/segmance" && c.stickStatus == "/run/segmance-stick")
         #expect(c.realtimePriority == 70 && !c.autoImport)
         #expect(c.controlPriority == 0)
+        #expect(c.startVolumeMaximum == 70)
+    }
+
+    /// The most volume the box starts at, from `start_volume_max`.
+    @Test(arguments: [("start_volume_max = 50", 50), ("start_volume_max = 100", 100), ("start_volume_max = 0", 0)])
+    func theStartVolumeMaximumIsConfigured(text: String, maximum: Int) throws {
+        let c = try DaemonConfiguration(parsing: "board = \"b.toml\"\n" + text, file: "s.toml")
+        #expect(c.startVolumeMaximum == maximum)
     }
 
     /// The control loop at normal priority when left out, SCHED_FIFO below the render thread
@@ -42,7 +50,8 @@ import Testing
         ("board = \"b.toml\"\nauto_import = \"yes\"", "s.toml: auto_import: must be true or false"),
         ("board = \"b.toml\"\ncontrol_priority = 70", "s.toml: control_priority: must be 0 (normal scheduling) or a SCHED_FIFO priority 1...69, below realtime_priority (70), not 70"),
         ("board = \"b.toml\"\nrealtime_priority = 0\ncontrol_priority = 5", "s.toml: control_priority: must be 0 (normal scheduling) while realtime_priority is 0"),
-        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, control_priority, library, media_root, realtime_priority, stick_status)"),
+        ("board = \"b.toml\"\nperiod = 128", "s.toml: period: unknown key (known: auto_import, board, control_priority, library, media_root, realtime_priority, start_volume_max, stick_status)"),
+        ("board = \"b.toml\"\nstart_volume_max = 101", "s.toml: start_volume_max: must be a volume in percent, 0...100, not 101"),
         ("board = ", "s.toml: line 1: TOML syntax error"),
     ])
     func badConfigurationsNameTheKey(text: String, message: String) {

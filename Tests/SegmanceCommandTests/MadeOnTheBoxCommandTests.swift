@@ -8,19 +8,8 @@ import Testing
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("segmance-made-\(UUID().uuidString)").path
 
     @discardableResult
-    func run(_ args: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HelpTextTests.binary)
-        process.arguments = args
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(args): \(text)")
-        return text
+    func run(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try runSegmance(args, sourceLocation: sourceLocation)
     }
 
     struct Report: Decodable {

@@ -139,7 +139,7 @@ fallocate -l $((avail - 48 * 1024)) "$work/card/filler" 2> /dev/null \
 cat > "$work/full.scenario" <<SC
 0.5  hold select 0.8       # (a control first: the title notice goes)
 1.5  tap loop              # clear the loop: saved, or "Card full"
-2.5  chord play -4         # volume 90 -> 70 %: saved when the bar goes, or "Card full"
+2.5  chord play -4         # volume 70 (the saved 90, capped at the start) -> 50 %: saved, or "Card full"
 5.0  hold play 0.8         # stop: the resume point, or "Card full"
 12.0 end
 SC
@@ -157,7 +157,7 @@ for what in "loop \"Long\" part 1 frames cleared" "settings " "resume \"Long\"";
   fi
 done
 if ! grep -q '^not saved: settings ' "$work/full.err"; then
-  "$segmance" library settings --library "$lib" | grep -qx "volume = 70" || fail "the volume is said saved but is not 70 %"
+  "$segmance" library settings --library "$lib" | grep -qx "volume = 50" || fail "the volume is said saved but is not 50 %"
 fi
 if ! grep -q '^not saved: loop ' "$work/full.err"; then
   "$segmance" library show Long --library "$lib" | grep -qE "  loop 0:0[3-5]" && fail "the loop is said cleared but is still saved"
