@@ -440,7 +440,7 @@ public final class Appliance {
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)
-        case .pause, .stop, .setVolume, .setSpeed, .setCountVoice:
+        case .pause, .stop, .stopFading, .setVolume, .setSpeed, .setCountVoice:
             break
         }
         if case .load = resolved { partsStarted &+= 1 }

@@ -20,6 +20,9 @@ public enum RenderCommand: Equatable, Sendable {
     case pause
     /// Ramp out, cancel any countdown and its ticks, position back to 0.
     case stop
+    /// As `stop`, the sounding audio fading out linearly over this many frames (at least the
+    /// ramp's) in place of the ramp.
+    case stopFading(frames: Int64)
     /// Continue from this frame: crossfaded while audio sounds, else just moved.
     case seek(Int64)
     /// Wrap at `end` back to `start`; with `countdownBeforeRepeat` > 0 count that many
@@ -98,7 +101,7 @@ extension RenderCommand {
         switch command {
         case .load(let part):
             guard let pcm = resolve(part) else { return nil }
-            self = .load(pcm)
+            self = .load(pcm.fading(part.fadeOut))
         case .play(let from, let countdown):
             self = .play(from: from, countdown: Int32(clamping: max(0, countdown)))
         case .countIn(let from, let countIn):
@@ -108,6 +111,8 @@ extension RenderCommand {
             self = .pause
         case .stop:
             self = .stop
+        case .stopFading(let frames):
+            self = .stopFading(frames: max(0, frames))
         case .seek(let to):
             self = .seek(to)
         case .setLoop(let region?):
@@ -120,7 +125,7 @@ extension RenderCommand {
             self = .clearLoop
         case .setNext(let part?):
             guard let pcm = resolve(part) else { return nil }
-            self = .setNext(pcm)
+            self = .setNext(pcm.fading(part.fadeOut))
         case .setNext(nil):
             self = .setNext(nil)
         case .setVolume(let percent):

@@ -23,6 +23,10 @@ extension RenderState {
         if mode != .idle {
             let stop = loop.active && main.pos < loop.end ? loop.end : main.frames
             n = Self.least(n, main.outputFrames(until: stop))
+            // The part's fade at its end begins a run of its own.
+            if main.fadeOut > 0 && main.pos < main.fadeStart {
+                n = Self.least(n, main.outputFrames(until: main.fadeStart))
+            }
             if positionInterval > 0 {
                 n = Self.least(n, positionInterval &- clock % positionInterval)
             }
@@ -49,7 +53,8 @@ extension RenderState {
     mutating func mix(into out: UnsafeMutablePointer<Float>, count: Int) {
         let rampF = Float(ramp)
         let steady = levelStep == 0 && !partnerActive && fadingLevel == 0 && !tick.isActive
-            && fadingTickLevel == 0 && volumeStep >= volumeRamp && !(mode != .idle && main.isStretched)
+            && fadingTickLevel == 0 && volumeStep >= volumeRamp
+            && !(mode != .idle && (main.isStretched || main.inEndFade))
         if steady {
             if mode != .idle, let base = main.base {
                 // Same expression as the general path, so a frame's value does not
@@ -87,6 +92,11 @@ extension RenderState {
                     l = Float(base[i]) * Voice.scale
                     r = Float(base[i &+ 1]) * Voice.scale
                 }
+                if main.inEndFade {
+                    let e = main.endFadeGain
+                    l = l * e
+                    r = r * e
+                }
                 if partnerActive {
                     let (pl, pr) = partnerFrame()
                     let w = Float(partnerStep) / crossfadeF
@@ -102,7 +112,7 @@ extension RenderState {
             }
             if fadingLevel > 0 {
                 let (fl, fr) = fadingFrame()
-                let g = Float(fadingLevel) / rampF * vol
+                let g = Float(fadingLevel) / Float(fadingSpan) * vol
                 l += fl * g
                 r += fr * g
                 fadingLevel &-= 1
@@ -215,8 +225,9 @@ extension RenderState {
         }
         let (slot, l, r) = streamFrame(voice.key, voice.out, hint: voice.slot, protected: mainSlotBit)
         voice.slot = slot
+        let e = voice.inEndFade ? voice.endFadeGain : 1
         voice.stepStretched()
-        return (l, r)
+        return (l * e, r * e)
     }
 
     /// Output frames between the clocks a stream due to start is fed at (`primeAhead`).

@@ -89,9 +89,12 @@ struct RenderState {
     var partnerStep: Int32 = 0
     var partnerActive = false
 
-    /// Audio abandoned by stop, load or a counted restart, ramping out on its own.
+    /// Audio abandoned by stop, load or a counted restart, ramping out on its own: the gain
+    /// of a frame is fadingLevel/fadingSpan, then the level steps down by 1.
     var fading = Voice(.empty)
     var fadingLevel: Int32 = 0
+    /// The frames of a whole fade-out: the ramp, or a stop's longer fade (`stopFading`).
+    var fadingSpan: Int32 = 1
 
     var loop = LoopState()
     var next: PCMSlice?
@@ -212,11 +215,9 @@ struct RenderState {
                 }
             }
         case .stop:
-            cancelCountdown()
-            handOffToFading()
-            silenceMain()
-            main.place(0, speed: speed)
-            loop.pass = 1
+            stop(fade: ramp)
+        case .stopFading(let frames):
+            stop(fade: frames < Int64(ramp) ? ramp : Int32(clamping: frames))
         case .seek(let to):
             var p = clampToPart(to)
             if loop.active { p = clamp(p, loop.start, loop.end - 1) }
@@ -279,13 +280,26 @@ struct RenderState {
     }
 
     /// The main voice's current audio continues in the fading slot, ramping out from its
-    /// current level, so the main voice is free at once.
-    mutating func handOffToFading() {
+    /// current level over `span` frames (at the full level; `ramp` unless a stop fades
+    /// longer), so the main voice is free at once.
+    mutating func handOffToFading(span: Int32? = nil) {
         if mode != .idle && level > 0 {
+            let span = span ?? ramp
             fading = main
-            fadingLevel = level
+            fadingSpan = span
+            fadingLevel = span == ramp ? level : Int32(clamping: Int64(level) &* Int64(span) / Int64(ramp))
         }
         partnerActive = false
+    }
+
+    /// Stops: the sounding audio fades out over `fade` frames, the countdown is cancelled,
+    /// the position is 0.
+    mutating func stop(fade: Int32) {
+        cancelCountdown()
+        handOffToFading(span: fade)
+        silenceMain()
+        main.place(0, speed: speed)
+        loop.pass = 1
     }
 
     /// The main voice's audio becomes the crossfade partner; the caller moves `main.pos`.

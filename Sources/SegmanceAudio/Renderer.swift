@@ -37,6 +37,12 @@ import SegmanceCore
 ///   stop, the position holds at its start.
 /// - **stop**: audio ramps out, the countdown is cancelled, the position is 0. A tick
 ///   sounding when a countdown is cancelled or restarted is cut with an R-frame ramp.
+/// - **stopFading(frames: F)**: as stop, the audio fading out over F frames (at least R) in
+///   place of the ramp: from the stop frame q at full level, frame i of the fade is
+///   `a[q+i] · ((F-i)/F)`, silence from frame F on.
+/// - **a part's fade** (`PCMSlice.fadeOut` = D > 0): the last D frames of the part fall
+///   linearly to silence, frame p (source frame) scaled by `(frames-p)/D`, before the ramps
+///   and the volume.
 /// - **seek(to: q)** while audio sounds: crossfade from the old audio (at o) to the new:
 ///   frame i < X is `a[q+i]·(i/X) + a[o+i]·(1 - i/X)`; otherwise the position just moves.
 ///   The target is clamped to the part, and into an active loop.

@@ -3,10 +3,13 @@ public struct PartAudio: Equatable, Hashable, Sendable {
     public var audio: AudioReference
     public var start: FramePosition
     public var length: FramePosition
-    public init(audio: AudioReference, start: FramePosition, length: FramePosition) {
+    /// The part ends with a fade over its last `fadeOut` frames (0: none).
+    public var fadeOut: FramePosition
+    public init(audio: AudioReference, start: FramePosition, length: FramePosition, fadeOut: FramePosition = 0) {
         self.audio = audio
         self.start = start
         self.length = length
+        self.fadeOut = fadeOut
     }
 }
 
@@ -65,6 +68,8 @@ public enum AudioCommand: Equatable, Sendable {
     case pause
     /// Ramp out, cancel any countdown, forget the position.
     case stop
+    /// As `stop`, the audio fading out over this many output frames in place of the ramp.
+    case stopFading(FramePosition)
     /// Continue from another frame (crossfaded while playing).
     case seek(to: FramePosition)
     /// Wrap at the end of this region, or play through when nil.

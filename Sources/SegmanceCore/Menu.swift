@@ -45,6 +45,8 @@ public struct Menu: Equatable, Sendable {
         case newRoutine = "New routine"
         /// Not a value: pushed, the routines changed on the box are written to the stick that is in.
         case saveToStick = "Save to stick"
+        /// How long a stop (PLAY held) fades the music out.
+        case stopFade = "Stop fade"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -61,6 +63,7 @@ public struct Menu: Equatable, Sendable {
             case .deletePart: ["Delete"]
             case .deleteMove: ["Del move"]
             case .saveToStick: ["Save"]
+            case .stopFade: ["Fade"]
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }

@@ -127,6 +127,9 @@ enum MenuRules {
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
              .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
             return []
+        case .stopFade:
+            state.settings.stopFade = step(Settings.stopFadeChoices, state.settings.stopFade, detents)
+            return []
         case .countVoice:
             let voice = step(CountVoice.allCases, state.settings.countVoice, detents)
             guard voice != state.settings.countVoice else { return [] }

@@ -79,11 +79,16 @@ public struct Part: Equatable, Sendable {
     /// The name to show on a display that cannot show the title (kanji on a katakana ROM),
     /// from the manifest's `short`; nil when it gave none.
     public var short: String?
+    /// The part ends with a fade over its last this many frames (the manifest's `fade_out`);
+    /// 0: it ends as its audio does.
+    public var fadeOut: FramePosition
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
-                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = []) {
+                speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = [],
+                fadeOut: FramePosition = 0) {
         self.title = title
+        self.fadeOut = fadeOut
         self.loops = loops
         self.short = short
         self.audio = audio
@@ -98,7 +103,7 @@ public struct Part: Equatable, Sendable {
 
     /// What the audio side needs to play this part.
     public var playable: PartAudio {
-        PartAudio(audio: audio, start: range?.lowerBound ?? 0, length: length)
+        PartAudio(audio: audio, start: range?.lowerBound ?? 0, length: length, fadeOut: min(fadeOut, length))
     }
 }
 

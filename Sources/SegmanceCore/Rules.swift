@@ -235,7 +235,8 @@ public enum Rules {
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)
             state.loopPass = 1
-            return [.audio(.stop, epoch: TransportRules.bumpEpoch(&state))] + TransportRules.resumeEffect(state)
+            return [.audio(TransportRules.stopCommand(state), epoch: TransportRules.bumpEpoch(&state))]
+                + TransportRules.resumeEffect(state)
         case .prev:
             guard routineIndex > 0 else {
                 NoticeRules.hint("First routine", &state)

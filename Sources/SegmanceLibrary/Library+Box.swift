@@ -41,13 +41,14 @@ extension Library {
             let own = part.savedLoop != part.stickLoop
             try db.execute(sql: """
                 INSERT INTO boxPart (routineId, position, title, short, mediaHash, start, length, isCut, stickA, stickB,
-                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed, fadeOut)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [routineId, position, part.title, part.short, part.audio.id,
                                  part.range?.lowerBound ?? 0, part.length, part.range != nil,
                                  part.stickLoop?.a, part.stickLoop?.b, own,
                                  own ? part.savedLoop?.a : nil, own ? part.savedLoop?.b : nil,
-                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed])
+                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed,
+                                 part.fadeOut])
             let id = db.lastInsertedRowID
             for (m, move) in part.moves.enumerated() {
                 try db.execute(sql: "INSERT INTO boxMove (boxPartId, position, type, name, note, cue) "
@@ -98,7 +99,8 @@ extension Library {
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[row["id"]] ?? [],
                             savedLoop: loopSet ? loop(row["loopA"], row["loopB"]) : stick,
-                            grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"])
+                            grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"],
+                            fadeOut: row["fadeOut"])
             part.loops = loops[row["id"]] ?? []
             parts[row["routineId"], default: []].append(part)
         }
@@ -157,12 +159,12 @@ extension Library {
     static func insertPart(_ db: Database, _ part: Part, routineId: Int64, position: Int) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                              beatFrames, one, gridOrigin, stickSpeed, short)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              beatFrames, one, gridOrigin, stickSpeed, short, fadeOut)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                              part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
                              part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
-                             part.speed == 100 ? nil : part.speed, part.short])
+                             part.speed == 100 ? nil : part.speed, part.short, part.fadeOut])
         let partId = db.lastInsertedRowID
         for (m, move) in part.moves.enumerated() {
             try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])

@@ -348,7 +348,7 @@ public final class Library: Sendable {
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
          ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue),
-         ("countVoice", s.countVoice.rawValue)]
+         ("countVoice", s.countVoice.rawValue), ("stopFade", "\(s.stopFade)")]
     }
 
     /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
@@ -372,6 +372,7 @@ public final class Library: Sendable {
         if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
         if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
         if let v = values["countVoice"].flatMap(CountVoice.init(rawValue:)) { s.countVoice = v }
+        if let v = values["stopFade"].flatMap(Int.init), Settings.stopFadeChoices.contains(v) { s.stopFade = v }
         return s
     }
 

@@ -22,6 +22,9 @@ enum LibrarySchema {
         migrator.registerMigration("madeOnTheBox") { db in
             try db.execute(sql: madeOnTheBox)
         }
+        migrator.registerMigration("fadeOut") { db in
+            try db.execute(sql: fadeOut)
+        }
         return migrator
     }
 
@@ -126,6 +129,12 @@ enum LibrarySchema {
             PRIMARY KEY (boxPartId, position)
         );
         ALTER TABLE resume ADD COLUMN boxPartId INTEGER REFERENCES boxPart(id) ON DELETE SET NULL;
+        """
+
+    /// The fade a part ends with (the manifest's `fade_out`), in frames; 0: none.
+    static let fadeOut = """
+        ALTER TABLE part ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
+        ALTER TABLE boxPart ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
         """
 
     static let v1 = """

@@ -39,7 +39,8 @@ public struct StoredRoutine: Equatable, Sendable {
     /// cleared, a speed, a "1", whose count-in it uses): what *Save to stick* writes.
     public var changedOnBox: Bool {
         partsMadeOnBox || routine.countdownChoice == .mine || parts.contains { stored in
-            stored.deviceLoop != nil || stored.part.grid?.origin == .performer || stored.part.speed != stored.stickSpeed
+            stored.deviceLoop != nil || stored.part.grid?.origin == .performer
+                || stored.part.speed != stored.stickSpeed
         }
     }
 
@@ -96,7 +97,8 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
-                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed, p.short
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed, p.short,
+                   p.fadeOut
             FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
             LEFT JOIN savedOne o ON o.partId = p.id LEFT JOIN partSpeed sp ON sp.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
@@ -114,7 +116,8 @@ extension Library {
             var part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
-                            speed: row["speed"] ?? 100, stickLoop: manifestLoop, short: row["short"])
+                            speed: row["speed"] ?? 100, stickLoop: manifestLoop, short: row["short"],
+                            fadeOut: row["fadeOut"])
             part.loops = loops[id] ?? []
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)

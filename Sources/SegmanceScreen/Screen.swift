@@ -384,6 +384,10 @@ public enum Screen {
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
+        case .stopFade:
+            if s.stopFade == 0 { return "Short" }
+            let tenths = s.stopFade / 100
+            return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
         case .stickLoop:
             guard let part = state.part, let stick = part.stickLoop else { return "None" }
             return part.savedLoop == stick ? "On" : "Off"

@@ -37,6 +37,9 @@ struct Manifest {
         var speed: Int? = nil
         /// The name to show where the display cannot show the title (`short`).
         var short: String? = nil
+        /// `fade_out = "2 s"`: the part ends with a fade this many frames long (nil: none).
+        var fadeOut: Int64? = nil
+        var fadeOutLine: Int? = nil
     }
 
     /// A problem found in the manifest text.
@@ -56,7 +59,9 @@ struct Manifest {
 
     static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
     static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo",
-                                          "one", "speed"]
+                                          "one", "speed", "fade_out"]
+    /// The longest fade a part may end with (`fade_out`), in seconds.
+    static let maxFadeOutSeconds = 30
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -175,6 +180,7 @@ private struct ManifestReader {
         }
 
         let speed = readSpeed(table, name: name, header: header)
+        let fadeOut = readFadeOut(table, name: name, header: header)
 
         var loop: ABLoop?
         let loopLine = line(table, "loop") ?? header
@@ -248,7 +254,34 @@ private struct ManifestReader {
                                  index: index, line: header,
                                  fileLine: line(table, "file") ?? header,
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
-                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"))
+                                 cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"),
+                                 fadeOut: fadeOut, fadeOutLine: line(table, "fade_out"))
+    }
+
+    /// A part's `fade_out`: seconds with their unit ("2 s", "1.5 s"), or a bare number of
+    /// seconds, from 0 to `Manifest.maxFadeOutSeconds`; else an issue (nil: no fade).
+    private mutating func readFadeOut(_ table: TOMLTable, name: String, header: Int) -> Int64? {
+        guard let value = table["fade_out"] else { return nil }
+        var frames: Int64?
+        var found = value.description.clipped
+        if let text = value.string {
+            var number = text.trimmingCharacters(in: .whitespaces)
+            if number.hasSuffix("s") { number = String(number.dropLast()).trimmingCharacters(in: .whitespaces) }
+            if number.first?.isASCIIDigitChar == true, !number.contains(":") {
+                frames = ManifestTime.frames(number, rate: rate)
+            }
+        } else if let seconds = value.integer, seconds >= 0 {
+            frames = ManifestTime.frames("\(seconds)", rate: rate)
+        } else if let seconds = value.float {
+            frames = ManifestTime.frames(seconds: seconds, rate: rate)
+        } else {
+            found = "a \(value.typeName)"
+        }
+        let limit = Int64(Manifest.maxFadeOutSeconds * rate)
+        if let frames, frames <= limit { return frames == 0 ? nil : frames }
+        issue(line(table, "fade_out") ?? header, "\(name): 'fade_out' = \(found) is not a fade "
+              + "(write seconds like \"2 s\", 0 to \(Manifest.maxFadeOutSeconds))")
+        return nil
     }
 
     /// A part's `loops`: named A–B loops, `[{ name = "Hit", a = "0:08", b = "0:16" }]`.

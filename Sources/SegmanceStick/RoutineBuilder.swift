@@ -301,13 +301,19 @@ public struct RoutineBuilder {
                     partIssue = true
                 }
             }
+            if let fade = spec.fadeOut, fade > length {
+                issues.append(.init(line: spec.fadeOutLine ?? spec.line, message:
+                    "\(name): 'fade_out' \(time(fade)) is longer than the part (\(time(length)))", part: spec.index))
+                partIssue = true
+            }
             if partIssue { continue }
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
             let fileName = spec.file.split(separator: "/").last.map(String.init) ?? spec.file
             checked.parts.append((spec.index, Part(title: spec.title ?? FileNames.partTitle(fileName),
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
-                              stickLoop: spec.loop, short: spec.short, loops: spec.loops)))
+                              stickLoop: spec.loop, short: spec.short, loops: spec.loops,
+                              fadeOut: spec.fadeOut ?? 0)))
         }
         checked.issues = issues
         return checked

@@ -67,6 +67,7 @@ import Glibc
         case .playCountIn: "play+countIn"
         case .pause: "pause"
         case .stop: "stop"
+        case .stopFading: "stopFading"
         case .seek: "seek"
         case .setLoop: "setLoop"
         case .clearLoop: "clearLoop"
