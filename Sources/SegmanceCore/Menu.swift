@@ -47,6 +47,8 @@ public struct Menu: Equatable, Sendable {
         case saveToStick = "Save to stick"
         /// How long a stop (PLAY held) fades the music out.
         case stopFade = "Stop fade"
+        /// Not a value: pushed, LOOP presses (or the encoder's) tap the part's tempo and its "1".
+        case tapTempo = "Tap tempo"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -64,6 +66,7 @@ public struct Menu: Equatable, Sendable {
             case .deleteMove: ["Del move"]
             case .saveToStick: ["Save"]
             case .stopFade: ["Fade"]
+            case .tapTempo: ["Tap"]
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }
@@ -86,6 +89,8 @@ public struct Menu: Equatable, Sendable {
         case loopEnds(LoopEnd)
         /// A list to choose from for a making entry (`Menu.rows`); the cursor is the row.
         case choosing(Item)
+        /// *Tap tempo*: LOOP and the encoder's push are taps (`Menu.taps`); the long push leaves.
+        case tapping
     }
 
     public var page: Page
@@ -93,11 +98,14 @@ public struct Menu: Equatable, Sendable {
     public var cursor: Int
     /// *Add move*: the part-relative frame heard when the entry was pushed, where the move goes.
     public var at: FramePosition?
+    /// *Tap tempo*: the part-relative frames heard at the taps so far, in order.
+    public var taps: [FramePosition]
 
-    public init(page: Page = .main, cursor: Int = 0, at: FramePosition? = nil) {
+    public init(page: Page = .main, cursor: Int = 0, at: FramePosition? = nil, taps: [FramePosition] = []) {
         self.page = page
         self.cursor = cursor
         self.at = at
+        self.taps = taps
     }
 
     /// The rows of a `choosing` page: what the encoder walks.

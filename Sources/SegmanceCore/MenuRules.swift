@@ -28,6 +28,7 @@ enum MenuRules {
                 return [.saveToStick]
             }
             if item == .problems { return ProblemsRules.open(&state) }
+            if item == .tapTempo { return TapTempoRules.open(&state) }
             if let making = EditMenu.open(item, &state) { return making }
             if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
@@ -58,6 +59,8 @@ enum MenuRules {
             return LoopTimeRules.select(end, long: long, &state)
         case .choosing(let item):
             return EditMenu.choose(item, long: long, &state)
+        case .tapping:
+            return long ? TapTempoRules.leave(&state) : TapTempoRules.tap(&state)
         }
     }
 
@@ -82,6 +85,8 @@ enum MenuRules {
         case .choosing(let item):
             menu.cursor = clamp(menu.cursor + detents, 0, max(0, Menu.rows(item, state).count - 1))
             state.menu = menu
+            return []
+        case .tapping:
             return []
         }
     }
@@ -125,7 +130,7 @@ enum MenuRules {
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
-             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
+             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick, .tapTempo:
             return []
         case .stopFade:
             state.settings.stopFade = step(Settings.stopFadeChoices, state.settings.stopFade, detents)

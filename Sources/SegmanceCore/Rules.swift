@@ -173,6 +173,8 @@ public enum Rules {
                 state.titleShownUntil = state.now + titleDuration
             }
             return []
+        case .buttonPressed(.loop) where state.menu?.page == .tapping:
+            return TapTempoRules.tap(&state)
         case .encoderTurnedHolding(.play, let detents):
             return SpeedVolumeRules.changeVolume(by: detents, &state)
         case .encoderTurnedHolding(.loop, let detents) where state.menu == nil:

@@ -47,7 +47,7 @@ extension Library {
                                  part.range?.lowerBound ?? 0, part.length, part.range != nil,
                                  part.stickLoop?.a, part.stickLoop?.b, own,
                                  own ? part.savedLoop?.a : nil, own ? part.savedLoop?.b : nil,
-                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed,
+                                 part.grid?.beatFrames, part.grid?.one, boxOrigin(part.grid), part.speed,
                                  part.fadeOut])
             let id = db.lastInsertedRowID
             for (m, move) in part.moves.enumerated() {
@@ -136,7 +136,7 @@ extension Library {
         var stored = routine
         for i in stored.parts.indices {
             stored.parts[i].stickLoop = stored.parts[i].savedLoop
-            if let grid = stored.parts[i].grid, grid.origin == .performer {
+            if let grid = stored.parts[i].grid, grid.isSetOnTheBox {
                 stored.parts[i].grid = BeatGrid(beatFrames: grid.beatFrames, one: grid.one, origin: .manifest)
             }
         }

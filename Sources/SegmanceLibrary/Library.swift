@@ -203,11 +203,11 @@ public final class Library: Sendable {
             case .grid(let routine, let part, let title, let grid):
                 switch try Self.partRow(db, routine: routine, part: part, title: title) {
                 case .stick(_, let partId):
-                    try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one) VALUES (?, ?)",
-                                   arguments: [partId, grid.one])
+                    try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one, beatFrames) VALUES (?, ?, ?)",
+                                   arguments: [partId, grid.one, grid.origin == .tapped ? grid.beatFrames : nil])
                 case .box(_, let id):
                     try db.execute(sql: "UPDATE boxPart SET beatFrames = ?, one = ?, gridOrigin = ? WHERE id = ?",
-                                   arguments: [grid.beatFrames, grid.one, grid.origin.rawValue, id])
+                                   arguments: [grid.beatFrames, grid.one, Self.boxOrigin(grid), id])
                 case nil: return false
                 }
                 return true
@@ -340,6 +340,12 @@ public final class Library: Sendable {
             return (routineId, id)
         }
         return nil
+    }
+
+    /// A grid's origin as a box part's row keeps it: a tapped one as the performer's.
+    static func boxOrigin(_ grid: BeatGrid?) -> String? {
+        guard let grid else { return nil }
+        return grid.origin == .tapped ? BeatGrid.Origin.performer.rawValue : grid.origin.rawValue
     }
 
     /// The settings as stored: one `(key, value)` row each.

@@ -25,6 +25,9 @@ enum LibrarySchema {
         migrator.registerMigration("fadeOut") { db in
             try db.execute(sql: fadeOut)
         }
+        migrator.registerMigration("tappedTempo") { db in
+            try db.execute(sql: tappedTempo)
+        }
         return migrator
     }
 
@@ -135,6 +138,14 @@ enum LibrarySchema {
     static let fadeOut = """
         ALTER TABLE part ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
         ALTER TABLE boxPart ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
+        """
+
+    /// A tempo tapped on the device (*Tap tempo*) with its "1": `savedOne` then keeps the beat
+    /// too, and gives the part a grid whether or not it was imported with one (NULL: only the
+    /// "1" was moved on the imported grid). A box part keeps a tapped grid in its own columns,
+    /// as `performer` (their check predates tapping).
+    static let tappedTempo = """
+        ALTER TABLE savedOne ADD COLUMN beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0);
         """
 
     static let v1 = """

@@ -287,7 +287,27 @@ public enum Screen {
             let rows = Menu.rows(item, state)
             list(rows.enumerated().map { i, row in (row, i == menu.cursor ? "\(i + 1)/\(rows.count)" : "") },
                  cursor: menu.cursor, into: &f, now: now)
+        case .tapping:
+            // The label, the taps so far at its right; below, the tempo once there are enough.
+            f.line(Menu.Item.tapTempo.rawValue, row: 0, now: now)
+            if !menu.taps.isEmpty {
+                let count = LCDText.bytes("\(menu.taps.count)")
+                f.put(count, row: 0, column: max(0, f.columns - count.count))
+            }
+            f.line(tapping(menu.taps, state), row: f.rows >= 4 ? 2 : 1, now: now)
         }
+    }
+
+    /// The *Tap tempo* page's second line: what to do, or the tempo of the taps so far.
+    static func tapping(_ taps: [FramePosition], _ state: PlayerState) -> String {
+        guard let grid = TapTempoRules.grid(taps, sampleRate: state.sampleRate) else { return "Tap LOOP on beat" }
+        return "\(tenths(grid.bpm(sampleRate: state.sampleRate))) BPM"
+    }
+
+    /// A tempo to a tenth: "120.0".
+    static func tenths(_ bpm: Double) -> String {
+        let t = Int((bpm * 10).rounded())
+        return "\(t / 10).\(t % 10)"
     }
 
     /// The A–B loop's times, the encoder's end marked with '>' and what a detent moves it by.
@@ -384,6 +404,9 @@ public enum Screen {
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
+        case .tapTempo:
+            guard let grid = state.part?.grid else { return "No beat" }
+            return tenths(grid.bpm(sampleRate: state.sampleRate))
         case .stopFade:
             if s.stopFade == 0 { return "Short" }
             let tenths = s.stopFade / 100
