@@ -32,6 +32,7 @@ extension Appliance {
             return "loop \"\(routine)\" part \(part + 1) frames \(marks)"
         case .grid(let routine, let part, _, let grid):
             return "one \"\(routine)\" part \(part + 1) frame \(grid.one)"
+                + (grid.origin == .tapped ? " tapped \(grid.beatFrames) frames a beat" : "")
         case .partSpeed(let routine, let part, _, let speed):
             return "speed \"\(routine)\" part \(part + 1) \(speed)%"
         case .countdownChoice(let routine, let choice):
@@ -44,6 +45,8 @@ extension Appliance {
                 + parts.map(describe).joined(separator: "; ")
         case .newRoutine(let title, let songs):
             return "new routine \"\(title)\" of \(songs.count) songs"
+        case .classSet(let set):
+            return "class set \"\(set.name)\" of \(set.tracks.count) tracks, gap \(set.gap) s"
         }
     }
 

@@ -436,7 +436,7 @@ public final class Appliance {
             residency.setNext(segment)
         case .setLoop(let region):
             residency.setLoop(region?.range)
-        case .play(let from, _), .countIn(let from, _):
+        case .play(let from, _), .countIn(let from, _), .playAfter(_, let from, _, _):
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)

@@ -15,6 +15,9 @@ public enum RenderCommand: Equatable, Sendable {
     case play(from: Int64, countdown: Int32)
     /// Start at `from` after a count-in in beats. See `Renderer` for the frames.
     case playCountIn(from: Int64, RenderCountIn)
+    /// As `play` (or `playCountIn` when `countIn.beats` > 0) with its t0 `silence` frames
+    /// after the command's frame.
+    case playAfter(silence: Int64, from: Int64, countdown: Int32, countIn: RenderCountIn)
     /// Ramp out (the position advances during the ramp), then hold the position.
     /// Cancels a countdown, holding its start position.
     case pause
@@ -107,6 +110,9 @@ extension RenderCommand {
         case .countIn(let from, let countIn):
             let converted = RenderCountIn(countIn)
             self = converted.beats > 0 ? .playCountIn(from: from, converted) : .play(from: from, countdown: 0)
+        case .playAfter(let silence, let from, let countdown, let countIn):
+            self = .playAfter(silence: max(0, silence), from: from, countdown: Int32(clamping: max(0, countdown)),
+                              countIn: RenderCountIn(countIn))
         case .pause:
             self = .pause
         case .stop:

@@ -198,6 +198,17 @@ struct RenderState {
             main.place(p, speed: speed)
             countdown = CountdownState(active: true, t0: clock, count: max(0, countIn.beats), index: 0, start: p,
                                        beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
+        case .playAfter(let silence, let from, let count, let countIn):
+            cancelCountdown()
+            let p = clampToPart(from)
+            handOffToFading()
+            silenceMain()
+            main.place(p, speed: speed)
+            let t0 = clock &+ max(0, silence)
+            countdown = countIn.beats > 0
+                ? CountdownState(active: true, t0: t0, count: countIn.beats, index: 0, start: p,
+                                 beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
+                : CountdownState(active: true, t0: t0, count: max(0, count), index: 0, start: p, beat: Double(rate))
         case .pause:
             if countdown.active {
                 let p = countdown.start

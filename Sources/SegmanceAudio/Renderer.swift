@@ -31,6 +31,9 @@ import SegmanceCore
 ///   and the start at `t0 + round(c.beats·c.beatFrames) - c.lead`: the music's beat `c.lead`
 ///   frames after p sounds exactly one beat after the last tick. The ticks of counts 1 and 5
 ///   (`c.firstCount` is the first's) are the accented sound.
+/// - **playAfter(silence: S, from: p, …)**: as `play` / `playCountIn` with t0 = the
+///   command's frame + S: S frames of silence (besides any ramp-out) before the first count,
+///   or before the start when there is no count.
 /// - **pause**: the audio ramps out (frame i of the ramp: `a[q+i] · ((R-i)/R)` from the
 ///   pause frame q), the position advancing R frames; then silence and the position
 ///   holds, reported `position(q+R)`. During a countdown: the countdown and its ticks

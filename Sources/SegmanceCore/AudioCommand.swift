@@ -64,6 +64,9 @@ public enum AudioCommand: Equatable, Sendable {
     case play(from: FramePosition, countdown: Int)
     /// Start at `from` after a count-in in beats (see `CountIn`).
     case countIn(from: FramePosition, CountIn)
+    /// As `play` or `countIn` (in beats when `countIn` is given), after `silence` output
+    /// frames: a class set's gap.
+    case playAfter(silence: FramePosition, from: FramePosition, countdown: Int, countIn: CountIn?)
     /// Ramp out and hold the position.
     case pause
     /// Ramp out, cancel any countdown, forget the position.

@@ -24,6 +24,7 @@ enum AudioReportRules {
                 total: firstCount == nil ? nil : counting?.total ?? beats?.beats))
             return []
         case .started(let at):
+            ClassRules.started(&state)
             state.transport = .playing
             state.position = at
             return []
@@ -46,6 +47,7 @@ enum AudioReportRules {
             state.loopPass = 1
             return TransportRules.resumeEffect(state)
         case .partEnded:
+            if let next = ClassRules.partEnded(&state) { return next }
             // The symbol follows the real state: audio ended by itself, so we are stopped.
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)

@@ -49,6 +49,10 @@ public struct Menu: Equatable, Sendable {
         case stopFade = "Stop fade"
         /// Not a value: pushed, LOOP presses (or the encoder's) tap the part's tempo and its "1".
         case tapTempo = "Tap tempo"
+        /// The class sets: pushed on one, it plays from its first track (`ClassRules`).
+        case classSet = "Class set"
+        /// Not a value: a class set of every routine of the list, in its order.
+        case newClass = "New class"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -67,6 +71,8 @@ public struct Menu: Equatable, Sendable {
             case .saveToStick: ["Save"]
             case .stopFade: ["Fade"]
             case .tapTempo: ["Tap"]
+            case .classSet: ["Class"]
+            case .newClass: []
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
             }
@@ -116,6 +122,7 @@ public struct Menu: Equatable, Sendable {
         case .deletePart: return state.part.map { ["Delete " + $0.title] } ?? []
         case .loops: return state.part?.loops.map(\.name) ?? []
         case .addMove: return Names.moveTypes
+        case .classSet: return state.classSets.map(\.name)
         default: return []
         }
     }

@@ -29,6 +29,11 @@ enum MenuRules {
             }
             if item == .problems { return ProblemsRules.open(&state) }
             if item == .tapTempo { return TapTempoRules.open(&state) }
+            if item == .classSet { return ClassRules.openList(&state) }
+            if item == .newClass {
+                state.menu = nil
+                return ClassRules.newClass(&state)
+            }
             if let making = EditMenu.open(item, &state) { return making }
             if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
@@ -57,6 +62,8 @@ enum MenuRules {
             return []
         case .loopEnds(let end):
             return LoopTimeRules.select(end, long: long, &state)
+        case .choosing(.classSet):
+            return ClassRules.choose(long: long, &state)
         case .choosing(let item):
             return EditMenu.choose(item, long: long, &state)
         case .tapping:
@@ -130,7 +137,7 @@ enum MenuRules {
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
-             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick, .tapTempo:
+             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick, .tapTempo, .classSet, .newClass:
             return []
         case .stopFade:
             state.settings.stopFade = step(Settings.stopFadeChoices, state.settings.stopFade, detents)

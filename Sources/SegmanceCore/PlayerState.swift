@@ -121,6 +121,10 @@ public struct PlayerState: Equatable, Sendable {
     public var noticesHeldUntil: Int64?
     /// The A–B loop's times show in place of the clock until then (ns), after a mark.
     public var loopTimesShownUntil: Int64?
+    /// The class sets (a class.toml's, and those made on the box), in order.
+    public var classSets: [ClassSet]
+    /// The class set under way, if any.
+    public var classRun: ClassRun?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = []) {
@@ -153,6 +157,8 @@ public struct PlayerState: Equatable, Sendable {
         self.display = DisplaySize()
         self.noticesHeldUntil = nil
         self.loopTimesShownUntil = nil
+        self.classSets = []
+        self.classRun = nil
     }
 
     /// The routine in use, if any.

@@ -107,6 +107,10 @@ public enum Rules {
             return TransportRules.shutDown(&state)
         case .routinesLoaded(let routines):
             return NavigationRules.routinesLoaded(routines, &state)
+        case .classSetsLoaded(let sets):
+            state.classSets = sets
+            if let run = state.classRun, !sets.indices.contains(run.set) { state.classRun = nil }
+            return []
         case .restored(let snapshot):
             return NavigationRules.restore(snapshot, &state)
         case .stickInserted(let offer):
@@ -212,6 +216,10 @@ public enum Rules {
         switch button {
         case .play:
             return TransportRules.togglePlay(&state)
+        case .prev where state.classRun != nil:
+            return ClassRules.previous(&state)
+        case .next where state.classRun != nil:
+            return ClassRules.next(&state)
         case .prev:
             if TransportRules.here(state) > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
                 return TransportRules.restartPart(&state)

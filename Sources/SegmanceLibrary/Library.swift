@@ -140,7 +140,8 @@ public final class Library: Sendable {
     public func snapshot() throws -> LibrarySnapshot {
         try read("read the library") { db in
             LibrarySnapshot(routines: try Self.storedRoutines(db).map(\.routine),
-                            settings: try Self.settings(db), resume: try Self.resume(db))
+                            settings: try Self.settings(db), resume: try Self.resume(db),
+                            classSets: try Self.classSets(db))
         }
     }
 
@@ -251,6 +252,9 @@ public final class Library: Sendable {
                 return try Self.writeBoxParts(db, routine: routine, parts: parts)
             case .newRoutine(let title, let songs):
                 return try Self.insertMadeRoutine(db, title: title, songs: songs)
+            case .classSet(let set):
+                try Self.insert(db, set, fromStick: false)
+                return true
             }
         }
     }

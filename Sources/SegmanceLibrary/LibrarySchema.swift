@@ -28,6 +28,9 @@ enum LibrarySchema {
         migrator.registerMigration("tappedTempo") { db in
             try db.execute(sql: tappedTempo)
         }
+        migrator.registerMigration("classSets") { db in
+            try db.execute(sql: classSets)
+        }
         return migrator
     }
 
@@ -146,6 +149,25 @@ enum LibrarySchema {
     /// as `performer` (their check predates tapping).
     static let tappedTempo = """
         ALTER TABLE savedOne ADD COLUMN beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0);
+        """
+
+    /// Class sets: a stick's class.toml's (`fromStick` 1, replaced by the next stick's) and those
+    /// made on the box. A track names its routine by title (unique) and, for one part, its index.
+    static let classSets = """
+        CREATE TABLE classSet (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            gap INTEGER NOT NULL CHECK (gap BETWEEN 0 AND 120),
+            announce BOOLEAN NOT NULL,
+            fromStick BOOLEAN NOT NULL
+        );
+        CREATE TABLE classTrack (
+            classSetId INTEGER NOT NULL REFERENCES classSet(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            routine TEXT NOT NULL,
+            part INTEGER CHECK (part IS NULL OR part >= 0),
+            PRIMARY KEY (classSetId, position)
+        );
         """
 
     static let v1 = """

@@ -81,3 +81,35 @@ struct FadeTests {
         #expect(pcm.slice.fading(50_000).fadeOut == 10_000)
     }
 }
+
+/// A class set's gap on the render side (issue 29): the start comes `silence` frames after the
+/// command, its count-in after that.
+@Suite("playAfter: a start after a silence", .tags(.unit))
+struct PlayAfterTests {
+    @Test("the music starts exactly S frames after the command, with no count")
+    func startsAfterTheSilence() {
+        let pcm = TestPCM(frames: 30_000)
+        defer { pcm.free() }
+        var r = makeRenderer()
+        let take = run(&r, [Cue(0, .load(pcm.slice)),
+                            Cue(100, .playAfter(silence: 5_000, from: 0, countdown: 0, countIn: .none))],
+                       frames: 8_000, period: 128)
+        #expect(take.firstSound(0..<5_100) == nil)
+        #expect(take.frames { $0 == .started(at: 0) } == [5_100])
+        #expect(take.left(5_100 + 240) == pcm.a(240))
+    }
+
+    @Test("with a count-in in beats: the first count S frames after, the start after the beats")
+    func countInAfterTheSilence() {
+        let pcm = TestPCM(frames: 30_000)
+        defer { pcm.free() }
+        var r = makeRenderer()
+        let countIn = RenderCountIn(beats: 2, beatFrames: 1_000, lead: 0, firstCount: 7)
+        let take = run(&r, [Cue(0, .load(pcm.slice)),
+                            Cue(0, .playAfter(silence: 3_000, from: 0, countdown: 0, countIn: countIn))],
+                       frames: 8_000, period: 97)
+        #expect(take.firstSound(0..<3_000) == nil)
+        #expect(take.frames { if case .countdownTick = $0 { true } else { false } } == [3_000, 4_000])
+        #expect(take.frames { $0 == .started(at: 0) } == [5_000])
+    }
+}

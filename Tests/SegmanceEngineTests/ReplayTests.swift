@@ -65,6 +65,7 @@ import Glibc
         case .load: "load"
         case .play(_, let countdown): countdown > 0 ? "play+countdown" : "play"
         case .playCountIn: "play+countIn"
+        case .playAfter: "playAfter"
         case .pause: "pause"
         case .stop: "stop"
         case .stopFading: "stopFading"

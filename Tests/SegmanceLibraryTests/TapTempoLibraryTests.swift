@@ -16,7 +16,8 @@ import Testing
         try TestFiles.mkdir(stick + "/Salsa")
         try TestFiles.write(TestFiles.sine(frequency: 220, rate: Self.rate, frames: 10 * Self.rate),
                             to: stick + "/Salsa/song.wav")
-        try TestFiles.writeText("[[part]]\ntitle = \"Shines\"\nfile = \"song.wav\"\n", to: stick + "/Salsa/routine.toml")
+        try TestFiles.writeText("[[part]]\ntitle = \"Shines\"\nfile = \"song.wav\"\n",
+                                to: stick + "/Salsa/routine.toml")
         _ = try fixture.importStick(stick)
         return (stick, try fixture.open())
     }

@@ -59,7 +59,9 @@ import Glibc
     static func fade(in out: [Int16], after: Int) -> (start: Int, end: Int, monotonic: Bool)? {
         let frames = out.count / 2
         guard let start = (after..<frames).first(where: { out[2 * $0] < level && out[2 * $0] >= 0 }),
-              let end = (start..<frames).first(where: { j in (j..<min(j + period, frames)).allSatisfy { out[2 * $0] == 0 } })
+              let end = (start..<frames).first(where: { j in
+                  (j..<min(j + period, frames)).allSatisfy { out[2 * $0] == 0 }
+              })
         else { return nil }
         var previous = Double.infinity
         var monotonic = true
