@@ -394,7 +394,18 @@ public final class Appliance {
                 warn("import: \(title) not imported: \(reason)")
             case .finished(let summary):
                 send(.importFinished(summary))
+                reloadClassSets()
             }
+        }
+    }
+
+    /// Offers the library's class sets again (after an import: a class.toml).
+    public func reloadClassSets() {
+        do {
+            let sets = try library.classSets()
+            if sets != state.classSets { send(.classSetsLoaded(sets)) }
+        } catch {
+            log("\(error)")
         }
     }
 
