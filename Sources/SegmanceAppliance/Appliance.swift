@@ -63,6 +63,9 @@ public final class Appliance {
     /// The spoken counts, once loaded: kept as long as the appliance, because the render
     /// side may still hold a pointer into them.
     private var countWords: CountWordStorage?
+    /// Announcements spoken so far (a class set's next titles), by text, and the last asked for.
+    private var announcements: [String: CountWordStorage] = [:]
+    private var lastAnnouncement = ""
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
     public var log: (String) -> Void = { _ in } {
         didSet {
@@ -426,7 +429,9 @@ public final class Appliance {
         var failure: (any Error)?
         var segment: PlaybackResidency.Segment?
         if case .setCountVoice(.spoken) = command { loadCountWords() }
-        let resolved = RenderCommand(command, words: countWords?.words ?? .none) { part in
+        if case .announce(let text, _) = command { loadAnnouncement(text) }
+        let resolved = RenderCommand(command, words: countWords?.words ?? .none,
+                                     announcement: announcements[lastAnnouncement]?.words ?? .none) { part in
             do {
                 let found = try self.media.segment(part)
                 segment = found
@@ -451,11 +456,26 @@ public final class Appliance {
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)
-        case .pause, .stop, .stopFading, .setVolume, .setSpeed, .setCountVoice:
+        case .pause, .stop, .stopFading, .setVolume, .setSpeed, .setCountVoice, .announce:
             break
         }
         if case .load = resolved { partsStarted &+= 1 }
         audio.send(StampedCommand(resolved, epoch: epoch))
+    }
+
+    /// Makes `text` spoken ready in memory (from the library's cache, or spoken with espeak-ng
+    /// and cached), kept as long as the appliance (a command may still name it); when it cannot
+    /// be made, says why in the log and nothing is announced.
+    private func loadAnnouncement(_ text: String) {
+        lastAnnouncement = text
+        guard announcements[text] == nil else { return }
+        let counts = SpokenCounts(library: library.directory, sampleRate: configuration.sampleRate,
+                                  speech: configuration.speech)
+        do {
+            announcements[text] = CountWordStorage([try counts.sound(text)])
+        } catch {
+            note("\(error); not announced")
+        }
     }
 
     /// Makes the spoken counts ready in memory (from the library's cache, or spoken with

@@ -49,6 +49,9 @@ public enum RenderCommand: Equatable, Sendable {
     /// with no word, and `.none`, sound as ticks. A word longer than the time to the next
     /// count is cut to end `config.rampFrames` before it, with a fade of twice that.
     case setCountWords(CountWords)
+    /// Sound the first word of these now (an announcement), cut to end `within` frames from
+    /// now (less a ramp, fading over two before) when it is longer.
+    case announce(CountWords, within: Int64)
 }
 
 /// A count-in in beats, as plain data: `beats` counts `beatFrames` output frames apart,
@@ -100,7 +103,8 @@ extension RenderCommand {
     /// conversion then fails (returns nil) so the control side can report the problem.
     /// Counts and percents are clamped to what the render side accepts. `words` are the
     /// spoken counts prepared for `setCountVoice(.spoken)` (`.none`: counts sound as ticks).
-    public init?(_ command: AudioCommand, words: CountWords = .none, resolve: (PartAudio) -> PCMSlice?) {
+    public init?(_ command: AudioCommand, words: CountWords = .none, announcement: CountWords = .none,
+                 resolve: (PartAudio) -> PCMSlice?) {
         switch command {
         case .load(let part):
             guard let pcm = resolve(part) else { return nil }
@@ -140,6 +144,9 @@ extension RenderCommand {
             self = .setSpeed(Int32(min(150, max(50, percent))))
         case .setCountVoice(let voice):
             self = .setCountWords(voice == .spoken ? words : .none)
+        case .announce(_, let within):
+            guard announcement.count > 0 else { return nil }
+            self = .announce(announcement, within: max(0, within))
         }
     }
 }

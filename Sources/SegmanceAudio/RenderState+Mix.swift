@@ -36,6 +36,7 @@ extension RenderState {
         if partnerActive { n = Self.least(n, Int64(crossfade &- partnerStep)) }
         if fadingLevel > 0 { n = Self.least(n, Int64(fadingLevel)) }
         if tick.isActive { n = Self.least(n, Int64(tick.length &- tick.index)) }
+        if announcement.isActive { n = Self.least(n, Int64(announcement.length &- announcement.index)) }
         if fadingTickLevel > 0 {
             n = Self.least(n, Int64(fadingTickLevel))
             n = Self.least(n, Int64(fadingTick.length &- fadingTick.index))
@@ -53,6 +54,7 @@ extension RenderState {
     mutating func mix(into out: UnsafeMutablePointer<Float>, count: Int) {
         let rampF = Float(ramp)
         let steady = levelStep == 0 && !partnerActive && fadingLevel == 0 && !tick.isActive
+            && !announcement.isActive
             && fadingTickLevel == 0 && volumeStep >= volumeRamp
             && !(mode != .idle && (main.isStretched || main.inEndFade))
         if steady {
@@ -122,6 +124,12 @@ extension RenderState {
                 l += s
                 r += s
                 tick.index &+= 1
+            }
+            if announcement.isActive, let samples = announcement.samples {
+                let s = samples[Int(announcement.index)] * announcement.gain * vol
+                l += s
+                r += s
+                announcement.index &+= 1
             }
             if fadingTickLevel > 0, let samples = fadingTick.samples {
                 let s = samples[Int(fadingTick.index)] * (Float(fadingTickLevel) / rampF) * vol

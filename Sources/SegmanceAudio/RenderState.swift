@@ -111,6 +111,8 @@ struct RenderState {
     var tick = TickVoice()
     var fadingTick = TickVoice()
     var fadingTickLevel: Int32 = 0
+    /// A spoken announcement (`announce`), mixed in as a tick is.
+    var announcement = TickVoice()
 
     init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
          tickSound: UnsafePointer<Float>, tickLength: Int32,
@@ -138,7 +140,7 @@ struct RenderState {
 
     var isSounding: Bool {
         mode != .idle || fadingLevel > 0 || tick.isActive || fadingTickLevel > 0
-            || countdown.active
+            || countdown.active || announcement.isActive
     }
 
     // MARK: Play history
@@ -265,6 +267,12 @@ struct RenderState {
             main.place(main.pos, speed: speed)
         case .setCountWords(let words):
             self.words = words
+        case .announce(let words, let within):
+            guard let (samples, length) = words.word(1) else { break }
+            let room = Int32(clamping: max(1, within &- Int64(ramp)))
+            announcement = length > room
+                ? TickVoice(samples: samples, length: room, index: 0, fadeFrom: max(0, room &- 2 &* ramp))
+                : TickVoice(samples: samples, length: length, index: 0)
         }
     }
 

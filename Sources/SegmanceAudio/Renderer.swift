@@ -72,6 +72,8 @@ import SegmanceCore
 ///   added like a tick from the count's frame (a word's first sample is its onset). A word
 ///   longer than a beat less R frames ends R frames before the next count, its last 2R
 ///   frames (before that end) fading linearly to 0.
+/// - **announce(w, within: W)**: the first word of `w` is added from t0 as a tick is; one
+///   longer than W less R frames is cut to end there, its last 2R frames fading to 0.
 /// - While audio advances, `position(p)` is reported at every multiple of
 ///   `config.positionReportInterval` output frames.
 ///

@@ -86,6 +86,8 @@ public enum AudioCommand: Equatable, Sendable {
     case setSpeed(Int)
     /// What countdowns sound like from now on (a count sounding finishes as it began).
     case setCountVoice(CountVoice)
+    /// Say `text` now (a class set's next title), ending within `within` output frames.
+    case announce(String, within: FramePosition)
 }
 
 /// What the audio side reports back, stamped with an epoch.

@@ -130,8 +130,12 @@ public enum ClassRules {
             ? .countingDown(Countdown(remaining: total, origin: .stopped, firstCount: countIn?.firstCount,
                                       total: total))
             : .playing
+        let epoch = TransportRules.bumpEpoch(&state)
         effects.append(.audio(.playAfter(silence: silence, from: state.position, countdown: seconds, countIn: countIn),
-                              epoch: TransportRules.bumpEpoch(&state)))
+                              epoch: epoch))
+        if state.classSets[run.set].announce, silence > 0 {
+            effects.append(.audio(.announce("Next: " + track.routine, within: silence), epoch: epoch))
+        }
         return effects + TransportRules.resumeEffect(state)
     }
 }

@@ -96,7 +96,9 @@ public enum ClassFile {
             } else {
                 problem(line("tracks"), "\(context) needs 'tracks', a list like [\"Warm-up\", \"Salsa\"]")
             }
-            if problems.count == before { sets.append(ClassSet(name: name, tracks: tracks, gap: gap, announce: announce)) }
+            if problems.count == before {
+                sets.append(ClassSet(name: name, tracks: tracks, gap: gap, announce: announce))
+            }
         }
         if array.count > maxSets { problem(value.position.line, "more than \(maxSets) class sets: the rest left out") }
         return Reading(sets: sets, problems: problems)
@@ -120,7 +122,8 @@ public enum ClassFile {
             return ClassTrack(routine: title)
         }
         guard let table = entry.table else {
-            problem(at, "\(context) must be a routine's title or { routine = \"…\", part = 2 }, found \(entry.typeName)")
+            problem(at, "\(context) must be a routine's title or { routine = \"…\", part = 2 }, "
+                    + "found \(entry.typeName)")
             return nil
         }
         for key in table.keys.sorted() where !trackKeys.contains(key) {

@@ -113,3 +113,27 @@ struct PlayAfterTests {
         #expect(take.frames { $0 == .started(at: 0) } == [5_000])
     }
 }
+
+/// A class set's announcement on the render side (issue 29): a word added from its frame, cut
+/// with a fade to end a ramp before `within`.
+@Suite("announce: a spoken title", .tags(.unit))
+struct AnnounceTests {
+    @Test("the word sounds from the command's frame, cut to end within its room")
+    func soundsAndIsCut() {
+        let word = UnsafeMutablePointer<Float>.allocate(capacity: 3_000)
+        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        defer { word.deallocate(); starts.deallocate() }
+        for i in 0..<3_000 { word[i] = 0.25 }
+        starts[0] = 0
+        starts[1] = 3_000
+        let words = CountWords(samples: word, starts: starts, count: 1)
+        var r = makeRenderer()
+        let whole = run(&r, [Cue(10, .announce(words, within: 10_000))], frames: 4_000)
+        #expect(whole.firstSound(0..<4_000) == 10)
+        #expect(whole.left(10) == 0.25 && whole.left(3_009) == 0.25 && whole.left(3_010) == 0)
+        var c = makeRenderer()
+        let cut = run(&c, [Cue(0, .announce(words, within: 1_240))], frames: 2_000)
+        // 1 000 frames (1 240 less the ramp), the last 480 fading.
+        #expect(cut.left(520) == 0.25 && cut.left(521) < 0.25 && cut.left(999) > 0 && cut.left(1_000) == 0)
+    }
+}

@@ -76,6 +76,7 @@ import Glibc
         case .setVolume: "setVolume"
         case .setSpeed: "setSpeed"
         case .setCountWords(let words): words == .none ? "setCountWords(none)" : "setCountWords"
+        case .announce: "announce"
         }
     }
 }

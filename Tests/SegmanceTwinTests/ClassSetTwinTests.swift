@@ -19,7 +19,7 @@ import Glibc
     static let titles = ["Warm", "Routine", "Cool"]
     static let marker = 24_000
 
-    static func makeStick() throws -> String {
+    static func makeStick(announce: Bool = false) throws -> String {
         let root = "/tmp/segmance-class-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(root, 0o755)
         for (title, level) in zip(titles, levels) {
@@ -38,7 +38,7 @@ import Glibc
             [[class]]
             name = "Monday"
             gap = "3 s"
-            announce = false
+            announce = \(announce)
             tracks = ["Warm", "Routine", { routine = "Cool", part = 1 }]
             """, to: root + "/class.toml")
         return root
@@ -104,5 +104,37 @@ import Glibc
         #expect(lines.contains { $0.contains("|Class 2/3   0:03|Routine") }, "\(result.frames.text)")
         #expect(lines.contains { $0.contains("|Class 3/3   0:01|Cool") })
         #expect(lines.contains { $0.contains("Class done") })
+    }
+
+    /// With `announce = true` the next title is spoken (espeak-ng, cached in the library) at the
+    /// gap's start, and ends before the first count; the next first sample is still 3 s after.
+    @Test func theNextTitleIsSpokenAtTheGapsStartBeforeItsCount() throws {
+        let stick = try Self.makeStick(announce: true)
+        var configuration = Appliance.Configuration()
+        configuration.settings.volume = 100
+        configuration.settings.countdownBeats = 4
+        let row = Menu.Item.allCases.firstIndex(of: .classSet)!
+        let list = 1 + row * 3 / 20 + 1
+        let scenario = "0.0 tap select\n0.5 turn +\(row)\n\(list).0 tap select\n\(list + 1).0 tap select\n"
+            + "\(list + 10).0 end\n"
+        var out: [Int16] = []
+        let result = try TwinRun(configuration: configuration).run(try Scenario(parsing: scenario), stick: stick) {
+            for i in 0..<$1 * 2 { out.append(WAVWriter.s16($0[i])) }
+        }
+        let frames = out.count / 2
+        func held(_ j: Int, _ level: Int16) -> Bool { (j..<j + 100).allSatisfy { out[2 * $0] == level } }
+        let end = try #require((0..<frames - 100).last { held($0, Self.levels[0]) }) + 99
+        let next = try #require((0..<frames - 100).first { held($0, Self.levels[1]) }) - 240
+        #expect(abs(next - end - 3 * Self.rate) <= Self.period, "\(next - end)")
+        // The words: sound from within a period of the end, then silence before the first count (1 s
+        // of silence: the gap less the 2 s count-in).
+        let spoken = try #require((end + 1..<next).first { out[2 * $0] != 0 })
+        #expect(spoken - end <= Self.period + 1, "the announcement \(spoken - end) frames after the end")
+        let firstCount = next - 2 * Self.rate
+        let lastWord = try #require((end + 1..<firstCount).last { out[2 * $0] != 0 })
+        #expect(lastWord > spoken + Self.rate / 10 && lastWord < firstCount - 240, "\(spoken)...\(lastWord)")
+        #expect(result.log.contains { $0.contains("not announced") } == false, "\(result.log)")
+        print("class set: the next title spoken from \(spoken - end) to \(lastWord - end) frames after the end, "
+              + "the first count at \(firstCount - end)")
     }
 }
