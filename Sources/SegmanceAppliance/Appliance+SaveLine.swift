@@ -33,6 +33,7 @@ extension Appliance {
             return "loop \"\(routine)\" part \(part + 1) frames \(marks)"
         case .grid(let routine, let part, _, let grid):
             return "one \"\(routine)\" part \(part + 1) frame \(grid.one)"
+                + (grid.origin == .tapped ? " tapped \(grid.beatFrames) frames a beat" : "")
         case .partSpeed(let routine, let part, _, let speed):
             return "speed \"\(routine)\" part \(part + 1) \(speed)%"
         case .partPractice(let routine, let part, _, let leadIn, let ramp):
@@ -48,6 +49,8 @@ extension Appliance {
                 + parts.map(describe).joined(separator: "; ")
         case .newRoutine(let title, let songs):
             return "new routine \"\(title)\" of \(songs.count) songs"
+        case .classSet(let set):
+            return "class set \"\(set.name)\" of \(set.tracks.count) tracks, gap \(set.gap) s"
         }
     }
 

@@ -65,6 +65,9 @@ public final class Appliance {
     /// The spoken counts, once loaded: kept as long as the appliance, because the render
     /// side may still hold a pointer into them.
     private var countWords: CountWordStorage?
+    /// Announcements spoken so far (a class set's next titles), by text, and the last asked for.
+    private var announcements: [String: CountWordStorage] = [:]
+    private var lastAnnouncement = ""
     /// Where log lines go (stderr in the CLI). Not part of the twin's deterministic output.
     public var log: (String) -> Void = { _ in } {
         didSet {
@@ -397,7 +400,18 @@ public final class Appliance {
                 warn("import: \(title) not imported: \(reason)")
             case .finished(let summary):
                 send(.importFinished(summary))
+                reloadClassSets()
             }
+        }
+    }
+
+    /// Offers the library's class sets again (after an import: a class.toml).
+    public func reloadClassSets() {
+        do {
+            let sets = try library.classSets()
+            if sets != state.classSets { send(.classSetsLoaded(sets)) }
+        } catch {
+            log("\(error)")
         }
     }
 
@@ -418,7 +432,9 @@ public final class Appliance {
         var failure: (any Error)?
         var segment: PlaybackResidency.Segment?
         if case .setCountVoice(.spoken) = command { loadCountWords() }
-        let resolved = RenderCommand(command, words: countWords?.words ?? .none) { part in
+        if case .announce(let text, _) = command { loadAnnouncement(text) }
+        let resolved = RenderCommand(command, words: countWords?.words ?? .none,
+                                     announcement: announcements[lastAnnouncement]?.words ?? .none) { part in
             do {
                 let found = try self.media.segment(part)
                 segment = found
@@ -440,15 +456,30 @@ public final class Appliance {
         case .setLoop(let region):
             // Its lead-in plays on every repeat: resident with it.
             residency.setLoop(region.map { max(0, $0.range.lowerBound - $0.leadIn)..<$0.range.upperBound })
-        case .play(let from, _), .countIn(let from, _):
+        case .play(let from, _), .countIn(let from, _), .playAfter(_, let from, _, _):
             residency.jump(to: from)
         case .seek(let to):
             residency.jump(to: to)
-        case .pause, .stop, .setVolume, .setSpeed, .setCountVoice:
+        case .pause, .stop, .stopFading, .setVolume, .setSpeed, .setCountVoice, .announce:
             break
         }
         if case .load = resolved { partsStarted &+= 1 }
         audio.send(StampedCommand(resolved, epoch: epoch))
+    }
+
+    /// Makes `text` spoken ready in memory (from the library's cache, or spoken with espeak-ng
+    /// and cached), kept as long as the appliance (a command may still name it); when it cannot
+    /// be made, says why in the log and nothing is announced.
+    private func loadAnnouncement(_ text: String) {
+        lastAnnouncement = text
+        guard announcements[text] == nil else { return }
+        let counts = SpokenCounts(library: library.directory, sampleRate: configuration.sampleRate,
+                                  speech: configuration.speech)
+        do {
+            announcements[text] = CountWordStorage([try counts.sound(text)])
+        } catch {
+            note("\(error); not announced")
+        }
     }
 
     /// Makes the spoken counts ready in memory (from the library's cache, or spoken with

@@ -8,10 +8,14 @@ public struct PCMSlice: Equatable, @unchecked Sendable {
     public var base: UnsafePointer<Int16>?
     /// Number of stereo frames.
     public var frames: Int64
+    /// The part ends with a fade: its last `fadeOut` frames fall linearly to silence at its
+    /// end (0: no fade; at most `frames`).
+    public var fadeOut: Int64
 
-    public init(base: UnsafePointer<Int16>?, frames: Int64) {
+    public init(base: UnsafePointer<Int16>?, frames: Int64, fadeOut: Int64 = 0) {
         self.base = base
         self.frames = base == nil ? 0 : max(0, frames)
+        self.fadeOut = min(max(0, fadeOut), self.frames)
     }
 
     /// No audio.
@@ -24,5 +28,10 @@ public struct PCMSlice: Equatable, @unchecked Sendable {
         let s = min(max(0, start), frames)
         let n = min(max(0, length), frames - s)
         return PCMSlice(base: base + Int(s) * 2, frames: n)
+    }
+
+    /// This PCM ending with a fade of `frames` (`fadeOut`).
+    public func fading(_ frames: Int64) -> PCMSlice {
+        PCMSlice(base: base, frames: self.frames, fadeOut: frames)
     }
 }

@@ -15,11 +15,17 @@ public enum RenderCommand: Equatable, Sendable {
     case play(from: Int64, countdown: Int32)
     /// Start at `from` after a count-in in beats. See `Renderer` for the frames.
     case playCountIn(from: Int64, RenderCountIn)
+    /// As `play` (or `playCountIn` when `countIn.beats` > 0) with its t0 `silence` frames
+    /// after the command's frame.
+    case playAfter(silence: Int64, from: Int64, countdown: Int32, countIn: RenderCountIn)
     /// Ramp out (the position advances during the ramp), then hold the position.
     /// Cancels a countdown, holding its start position.
     case pause
     /// Ramp out, cancel any countdown and its ticks, position back to 0.
     case stop
+    /// As `stop`, the sounding audio fading out linearly over this many frames (at least the
+    /// ramp's) in place of the ramp.
+    case stopFading(frames: Int64)
     /// Continue from this frame: crossfaded while audio sounds, else just moved.
     case seek(Int64)
     /// Wrap at `end` back to `start`; with `countdownBeforeRepeat` > 0 count that many
@@ -45,6 +51,9 @@ public enum RenderCommand: Equatable, Sendable {
     /// with no word, and `.none`, sound as ticks. A word longer than the time to the next
     /// count is cut to end `config.rampFrames` before it, with a fade of twice that.
     case setCountWords(CountWords)
+    /// Sound the first word of these now (an announcement), cut to end `within` frames from
+    /// now (less a ramp, fading over two before) when it is longer.
+    case announce(CountWords, within: Int64)
 }
 
 /// A count-in in beats, as plain data: `beats` counts `beatFrames` output frames apart,
@@ -133,20 +142,26 @@ extension RenderCommand {
     /// conversion then fails (returns nil) so the control side can report the problem.
     /// Counts and percents are clamped to what the render side accepts. `words` are the
     /// spoken counts prepared for `setCountVoice(.spoken)` (`.none`: counts sound as ticks).
-    public init?(_ command: AudioCommand, words: CountWords = .none, resolve: (PartAudio) -> PCMSlice?) {
+    public init?(_ command: AudioCommand, words: CountWords = .none, announcement: CountWords = .none,
+                 resolve: (PartAudio) -> PCMSlice?) {
         switch command {
         case .load(let part):
             guard let pcm = resolve(part) else { return nil }
-            self = .load(pcm)
+            self = .load(pcm.fading(part.fadeOut))
         case .play(let from, let countdown):
             self = .play(from: from, countdown: Int32(clamping: max(0, countdown)))
         case .countIn(let from, let countIn):
             let converted = RenderCountIn(countIn)
             self = converted.beats > 0 ? .playCountIn(from: from, converted) : .play(from: from, countdown: 0)
+        case .playAfter(let silence, let from, let countdown, let countIn):
+            self = .playAfter(silence: max(0, silence), from: from, countdown: Int32(clamping: max(0, countdown)),
+                              countIn: RenderCountIn(countIn))
         case .pause:
             self = .pause
         case .stop:
             self = .stop
+        case .stopFading(let frames):
+            self = .stopFading(frames: max(0, frames))
         case .seek(let to):
             self = .seek(to)
         case .setLoop(let region?):
@@ -160,7 +175,7 @@ extension RenderCommand {
             self = .clearLoop
         case .setNext(let part?):
             guard let pcm = resolve(part) else { return nil }
-            self = .setNext(pcm)
+            self = .setNext(pcm.fading(part.fadeOut))
         case .setNext(nil):
             self = .setNext(nil)
         case .setVolume(let percent):
@@ -169,6 +184,9 @@ extension RenderCommand {
             self = .setSpeed(Int32(min(150, max(50, percent))))
         case .setCountVoice(let voice):
             self = .setCountWords(voice == .spoken ? words : .none)
+        case .announce(_, let within):
+            guard announcement.count > 0 else { return nil }
+            self = .announce(announcement, within: max(0, within))
         }
     }
 }

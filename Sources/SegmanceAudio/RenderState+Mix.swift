@@ -23,6 +23,10 @@ extension RenderState {
         if mode != .idle {
             let stop = loop.active && main.pos < loop.end ? loop.end : main.frames
             n = Self.least(n, main.outputFrames(until: stop))
+            // The part's fade at its end begins a run of its own.
+            if main.fadeOut > 0 && main.pos < main.fadeStart {
+                n = Self.least(n, main.outputFrames(until: main.fadeStart))
+            }
             if positionInterval > 0 {
                 n = Self.least(n, positionInterval &- clock % positionInterval)
             }
@@ -32,6 +36,7 @@ extension RenderState {
         if partnerActive { n = Self.least(n, Int64(crossfade &- partnerStep)) }
         if fadingLevel > 0 { n = Self.least(n, Int64(fadingLevel)) }
         if tick.isActive { n = Self.least(n, Int64(tick.length &- tick.index)) }
+        if announcement.isActive { n = Self.least(n, Int64(announcement.length &- announcement.index)) }
         if fadingTickLevel > 0 {
             n = Self.least(n, Int64(fadingTickLevel))
             n = Self.least(n, Int64(fadingTick.length &- fadingTick.index))
@@ -49,7 +54,9 @@ extension RenderState {
     mutating func mix(into out: UnsafeMutablePointer<Float>, count: Int) {
         let rampF = Float(ramp)
         let steady = levelStep == 0 && !partnerActive && fadingLevel == 0 && !tick.isActive
-            && fadingTickLevel == 0 && volumeStep >= volumeRamp && !(mode != .idle && main.isStretched)
+            && !announcement.isActive
+            && fadingTickLevel == 0 && volumeStep >= volumeRamp
+            && !(mode != .idle && (main.isStretched || main.inEndFade))
         if steady {
             if mode != .idle, let base = main.base {
                 // Same expression as the general path, so a frame's value does not
@@ -87,6 +94,11 @@ extension RenderState {
                     l = Float(base[i]) * Voice.scale
                     r = Float(base[i &+ 1]) * Voice.scale
                 }
+                if main.inEndFade {
+                    let e = main.endFadeGain
+                    l = l * e
+                    r = r * e
+                }
                 if partnerActive {
                     let (pl, pr) = partnerFrame()
                     let w = Float(partnerStep) / crossfadeF
@@ -102,7 +114,7 @@ extension RenderState {
             }
             if fadingLevel > 0 {
                 let (fl, fr) = fadingFrame()
-                let g = Float(fadingLevel) / rampF * vol
+                let g = Float(fadingLevel) / Float(fadingSpan) * vol
                 l += fl * g
                 r += fr * g
                 fadingLevel &-= 1
@@ -112,6 +124,12 @@ extension RenderState {
                 l += s
                 r += s
                 tick.index &+= 1
+            }
+            if announcement.isActive, let samples = announcement.samples {
+                let s = samples[Int(announcement.index)] * announcement.gain * vol
+                l += s
+                r += s
+                announcement.index &+= 1
             }
             if fadingTickLevel > 0, let samples = fadingTick.samples {
                 let s = samples[Int(fadingTick.index)] * (Float(fadingTickLevel) / rampF) * vol
@@ -215,8 +233,9 @@ extension RenderState {
         }
         let (slot, l, r) = streamFrame(voice.key, voice.out, hint: voice.slot, protected: mainSlotBit)
         voice.slot = slot
+        let e = voice.inEndFade ? voice.endFadeGain : 1
         voice.stepStretched()
-        return (l, r)
+        return (l * e, r * e)
     }
 
     /// Output frames between the clocks a stream due to start is fed at (`primeAhead`).

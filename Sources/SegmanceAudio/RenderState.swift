@@ -93,9 +93,12 @@ struct RenderState {
     var partnerStep: Int32 = 0
     var partnerActive = false
 
-    /// Audio abandoned by stop, load or a counted restart, ramping out on its own.
+    /// Audio abandoned by stop, load or a counted restart, ramping out on its own: the gain
+    /// of a frame is fadingLevel/fadingSpan, then the level steps down by 1.
     var fading = Voice(.empty)
     var fadingLevel: Int32 = 0
+    /// The frames of a whole fade-out: the ramp, or a stop's longer fade (`stopFading`).
+    var fadingSpan: Int32 = 1
 
     var loop = LoopState()
     var next: PCMSlice?
@@ -112,6 +115,8 @@ struct RenderState {
     var tick = TickVoice()
     var fadingTick = TickVoice()
     var fadingTickLevel: Int32 = 0
+    /// A spoken announcement (`announce`), mixed in as a tick is.
+    var announcement = TickVoice()
 
     init(rate: Int64, ramp: Int32, crossfade: Int32, volumeRamp: Int32, positionInterval: Int64,
          tickSound: UnsafePointer<Float>, tickLength: Int32,
@@ -139,7 +144,7 @@ struct RenderState {
 
     var isSounding: Bool {
         mode != .idle || fadingLevel > 0 || tick.isActive || fadingTickLevel > 0
-            || countdown.active
+            || countdown.active || announcement.isActive
     }
 
     // MARK: Play history
@@ -199,6 +204,17 @@ struct RenderState {
             main.place(p, speed: speed)
             countdown = CountdownState(active: true, t0: clock, count: max(0, countIn.beats), index: 0, start: p,
                                        beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
+        case .playAfter(let silence, let from, let count, let countIn):
+            cancelCountdown()
+            let p = clampToPart(from)
+            handOffToFading()
+            silenceMain()
+            main.place(p, speed: speed)
+            let t0 = clock &+ max(0, silence)
+            countdown = countIn.beats > 0
+                ? CountdownState(active: true, t0: t0, count: countIn.beats, index: 0, start: p,
+                                 beat: countIn.beatFrames, lead: countIn.lead, firstCount: countIn.firstCount)
+                : CountdownState(active: true, t0: t0, count: max(0, count), index: 0, start: p, beat: Double(rate))
         case .pause:
             if countdown.active {
                 let p = countdown.start
@@ -216,11 +232,9 @@ struct RenderState {
                 }
             }
         case .stop:
-            cancelCountdown()
-            handOffToFading()
-            silenceMain()
-            main.place(0, speed: speed)
-            loop.pass = 1
+            stop(fade: ramp)
+        case .stopFading(let frames):
+            stop(fade: frames < Int64(ramp) ? ramp : Int32(clamping: frames))
         case .seek(let to):
             var p = clampToPart(to)
             if loop.active { p = clamp(p, loop.start, loop.end - 1) }
@@ -258,6 +272,12 @@ struct RenderState {
             main.place(main.pos, speed: speed)
         case .setCountWords(let words):
             self.words = words
+        case .announce(let words, let within):
+            guard let (samples, length) = words.word(1) else { break }
+            let room = Int32(clamping: max(1, within &- Int64(ramp)))
+            announcement = length > room
+                ? TickVoice(samples: samples, length: room, index: 0, fadeFrom: max(0, room &- 2 &* ramp))
+                : TickVoice(samples: samples, length: length, index: 0)
         }
     }
 
@@ -284,13 +304,26 @@ struct RenderState {
     }
 
     /// The main voice's current audio continues in the fading slot, ramping out from its
-    /// current level, so the main voice is free at once.
-    mutating func handOffToFading() {
+    /// current level over `span` frames (at the full level; `ramp` unless a stop fades
+    /// longer), so the main voice is free at once.
+    mutating func handOffToFading(span: Int32? = nil) {
         if mode != .idle && level > 0 {
+            let span = span ?? ramp
             fading = main
-            fadingLevel = level
+            fadingSpan = span
+            fadingLevel = span == ramp ? level : Int32(clamping: Int64(level) &* Int64(span) / Int64(ramp))
         }
         partnerActive = false
+    }
+
+    /// Stops: the sounding audio fades out over `fade` frames, the countdown is cancelled,
+    /// the position is 0.
+    mutating func stop(fade: Int32) {
+        cancelCountdown()
+        handOffToFading(span: fade)
+        silenceMain()
+        main.place(0, speed: speed)
+        loop.pass = 1
     }
 
     /// The main voice's audio becomes the crossfade partner; the caller moves `main.pos`.

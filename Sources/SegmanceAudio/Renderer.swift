@@ -31,12 +31,21 @@ import SegmanceCore
 ///   and the start at `t0 + round(c.beats·c.beatFrames) - c.lead`: the music's beat `c.lead`
 ///   frames after p sounds exactly one beat after the last tick. The ticks of counts 1 and 5
 ///   (`c.firstCount` is the first's) are the accented sound.
+/// - **playAfter(silence: S, from: p, …)**: as `play` / `playCountIn` with t0 = the
+///   command's frame + S: S frames of silence (besides any ramp-out) before the first count,
+///   or before the start when there is no count.
 /// - **pause**: the audio ramps out (frame i of the ramp: `a[q+i] · ((R-i)/R)` from the
 ///   pause frame q), the position advancing R frames; then silence and the position
 ///   holds, reported `position(q+R)`. During a countdown: the countdown and its ticks
 ///   stop, the position holds at its start.
 /// - **stop**: audio ramps out, the countdown is cancelled, the position is 0. A tick
 ///   sounding when a countdown is cancelled or restarted is cut with an R-frame ramp.
+/// - **stopFading(frames: F)**: as stop, the audio fading out over F frames (at least R) in
+///   place of the ramp: from the stop frame q at full level, frame i of the fade is
+///   `a[q+i] · ((F-i)/F)`, silence from frame F on.
+/// - **a part's fade** (`PCMSlice.fadeOut` = D > 0): the last D frames of the part fall
+///   linearly to silence, frame p (source frame) scaled by `(frames-p)/D`, before the ramps
+///   and the volume.
 /// - **seek(to: q)** while audio sounds: crossfade from the old audio (at o) to the new:
 ///   frame i < X is `a[q+i]·(i/X) + a[o+i]·(1 - i/X)`; otherwise the position just moves.
 ///   The target is clamped to the part, and into an active loop.
@@ -63,6 +72,8 @@ import SegmanceCore
 ///   added like a tick from the count's frame (a word's first sample is its onset). A word
 ///   longer than a beat less R frames ends R frames before the next count, its last 2R
 ///   frames (before that end) fading linearly to 0.
+/// - **announce(w, within: W)**: the first word of `w` is added from t0 as a tick is; one
+///   longer than W less R frames is cut to end there, its last 2R frames fading to 0.
 /// - While audio advances, `position(p)` is reported at every multiple of
 ///   `config.positionReportInterval` output frames.
 ///

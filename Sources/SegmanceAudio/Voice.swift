@@ -14,11 +14,28 @@ struct Voice {
     var phase: Int64 = 0
     /// The stretch slot last found running this voice's stream (a hint; -1 none).
     var slot: Int32 = -1
+    /// The part's fade at its end (`PCMSlice.fadeOut`): frames before `frames` where it begins.
+    var fadeOut: Int64 = 0
 
     init(_ pcm: PCMSlice, pos: Int64 = 0) {
         base = pcm.base
         frames = pcm.base == nil ? 0 : pcm.frames
+        fadeOut = pcm.base == nil ? 0 : min(max(0, pcm.fadeOut), frames)
         self.pos = pos
+    }
+
+    /// The first frame of the part's fade at its end (`frames` when it has none).
+    var fadeStart: Int64 { frames &- fadeOut }
+
+    /// Whether the voice is in the part's fade at its end.
+    @inline(__always)
+    var inEndFade: Bool { fadeOut > 0 && pos >= frames &- fadeOut }
+
+    /// The gain of the part's fade at `pos`: `(frames - pos) / fadeOut` in it, 1 before it.
+    @inline(__always)
+    var endFadeGain: Float {
+        let left = frames &- pos
+        return left >= fadeOut ? 1 : (left <= 0 ? 0 : Float(left) / Float(fadeOut))
     }
 
     /// Plays from source frame `p` at `speed` percent: a new stretched stream unless 100.
@@ -69,7 +86,10 @@ struct Voice {
     func frame() -> (Float, Float) {
         guard let base, pos >= 0, pos < frames else { return (0, 0) }
         let i = Int(truncatingIfNeeded: pos) &* 2
-        return (Float(base[i]) * Voice.scale, Float(base[i &+ 1]) * Voice.scale)
+        let l = Float(base[i]) * Voice.scale, r = Float(base[i &+ 1]) * Voice.scale
+        guard inEndFade else { return (l, r) }
+        let g = endFadeGain
+        return (l * g, r * g)
     }
 }
 

@@ -3,10 +3,13 @@ public struct PartAudio: Equatable, Hashable, Sendable {
     public var audio: AudioReference
     public var start: FramePosition
     public var length: FramePosition
-    public init(audio: AudioReference, start: FramePosition, length: FramePosition) {
+    /// The part ends with a fade over its last `fadeOut` frames (0: none).
+    public var fadeOut: FramePosition
+    public init(audio: AudioReference, start: FramePosition, length: FramePosition, fadeOut: FramePosition = 0) {
         self.audio = audio
         self.start = start
         self.length = length
+        self.fadeOut = fadeOut
     }
 }
 
@@ -70,10 +73,15 @@ public enum AudioCommand: Equatable, Sendable {
     case play(from: FramePosition, countdown: Int)
     /// Start at `from` after a count-in in beats (see `CountIn`).
     case countIn(from: FramePosition, CountIn)
+    /// As `play` or `countIn` (in beats when `countIn` is given), after `silence` output
+    /// frames: a class set's gap.
+    case playAfter(silence: FramePosition, from: FramePosition, countdown: Int, countIn: CountIn?)
     /// Ramp out and hold the position.
     case pause
     /// Ramp out, cancel any countdown, forget the position.
     case stop
+    /// As `stop`, the audio fading out over this many output frames in place of the ramp.
+    case stopFading(FramePosition)
     /// Continue from another frame (crossfaded while playing).
     case seek(to: FramePosition)
     /// Wrap at the end of this region, or play through when nil.
@@ -87,6 +95,8 @@ public enum AudioCommand: Equatable, Sendable {
     case setSpeed(Int)
     /// What countdowns sound like from now on (a count sounding finishes as it began).
     case setCountVoice(CountVoice)
+    /// Say `text` now (a class set's next title), ending within `within` output frames.
+    case announce(String, within: FramePosition)
 }
 
 /// What the audio side reports back, stamped with an epoch.

@@ -24,6 +24,7 @@ enum AudioReportRules {
                 total: firstCount == nil ? nil : counting?.total ?? beats?.beats))
             return []
         case .started(let at):
+            ClassRules.started(&state)
             state.transport = .playing
             state.position = at
             return []
@@ -45,6 +46,7 @@ enum AudioReportRules {
             state.position = LoopRules.loopStart(state)
             return LoopRules.passesRestarted(&state) + TransportRules.resumeEffect(state)
         case .partEnded:
+            if let next = ClassRules.partEnded(&state) { return next }
             // The symbol follows the real state: audio ended by itself, so we are stopped.
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)

@@ -10,6 +10,8 @@ public struct BeatGrid: Equatable, Hashable, Sendable {
         case detected
         /// The performer moved the "1" on the device.
         case performer
+        /// The performer tapped the tempo and the "1" on the device (*Tap tempo*).
+        case tapped
     }
 
     /// Beats of an eight, the dancer's phrase.
@@ -101,10 +103,13 @@ public struct BeatGrid: Equatable, Hashable, Sendable {
         Int64((beats(at: 0) / Double(Self.beatsPerEight)).rounded(.up)) * Self.beatsPerEight
     }
 
-    /// The same tempo with beat `k` as a "1", set by the performer.
+    /// The same tempo with beat `k` as a "1", set by the performer (a tapped tempo stays tapped).
     public func withOne(atBeat k: Int64) -> BeatGrid {
-        BeatGrid(beatFrames: beatFrames, one: frame(ofBeat: k), origin: .performer)
+        BeatGrid(beatFrames: beatFrames, one: frame(ofBeat: k), origin: origin == .tapped ? .tapped : .performer)
     }
+
+    /// Whether the performer set it on the device (a "1" moved, or the tempo tapped).
+    public var isSetOnTheBox: Bool { origin == .performer || origin == .tapped }
 }
 
 /// What loop marks snap to when the part has a beat grid.

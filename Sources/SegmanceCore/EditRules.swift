@@ -134,6 +134,9 @@ public enum EditRules {
             if let r { right.loops.append(NamedLoop(name: named.name, loop: r)) }
         }
         right.grid = part.grid.map { BeatGrid(beatFrames: $0.beatFrames, one: $0.one - at, origin: $0.origin) }
+        // The fade at the end stays at the end.
+        left.fadeOut = 0
+        right.fadeOut = min(part.fadeOut, right.length)
         return (left, right)
     }
 
@@ -157,6 +160,7 @@ public enum EditRules {
         part.loops = first.loops + second.loops.map { NamedLoop(name: $0.name, loop: moved($0.loop)!) }
         part.grid = first.grid
             ?? second.grid.map { BeatGrid(beatFrames: $0.beatFrames, one: $0.one + shift, origin: $0.origin) }
+        part.fadeOut = second.fadeOut
         return part
     }
 

@@ -27,6 +27,8 @@ public enum Event: Equatable, Sendable {
     case audio(AudioReport)
     /// The set of routines available changed (a routine was imported or removed).
     case routinesLoaded([Routine])
+    /// The class sets available changed (a class.toml imported, a set made on the box).
+    case classSetsLoaded([ClassSet])
     /// At boot, after `.booted`: what the library holds, settings and where the performer left off.
     case restored(LibrarySnapshot)
     /// A stick appeared (mounted under the media root, or the twin's `stick` action).

@@ -87,7 +87,8 @@ enum LoopRules {
         // The audio side counts passes from 1 whenever it is given a loop.
         state.loopPass = 1
         var next: PartAudio?
-        if region == nil, state.settings.atPartEnd == .next, let routine = state.routine,
+        if region == nil, state.settings.atPartEnd == .next || ClassRules.continuesIntoNextPart(state),
+           let routine = state.routine,
            state.partIndex + 1 < routine.parts.count {
             next = routine.parts[state.partIndex + 1].playable
         }

@@ -49,6 +49,14 @@ public struct Menu: Equatable, Sendable {
         case newRoutine = "New routine"
         /// Not a value: pushed, the routines changed on the box are written to the stick that is in.
         case saveToStick = "Save to stick"
+        /// How long a stop (PLAY held) fades the music out.
+        case stopFade = "Stop fade"
+        /// Not a value: pushed, LOOP presses (or the encoder's) tap the part's tempo and its "1".
+        case tapTempo = "Tap tempo"
+        /// The class sets: pushed on one, it plays from its first track (`ClassRules`).
+        case classSet = "Class set"
+        /// Not a value: a class set of every routine of the list, in its order.
+        case newClass = "New class"
 
         /// The abbreviation table: shorter labels, longest first, for a row where the label
         /// and the value do not fit (16×2: "Voice Spoken" for "Count voice Spoken"). A label
@@ -66,6 +74,10 @@ public struct Menu: Equatable, Sendable {
             case .leadIn: ["Lead"]
             case .deleteMove: ["Del move"]
             case .saveToStick: ["Save"]
+            case .stopFade: ["Fade"]
+            case .tapTempo: ["Tap"]
+            case .classSet: ["Class"]
+            case .newClass: []
             case .routines, .atPartEnd, .volume, .loopPasses, .loopSnap, .turnBy, .stickLoop, .ramp,
                  .abLoop, .problems,
                  .parts, .split, .join, .namePart, .loops, .nameLoop, .addMove, .newRoutine: []
@@ -89,6 +101,8 @@ public struct Menu: Equatable, Sendable {
         case loopEnds(LoopEnd)
         /// A list to choose from for a making entry (`Menu.rows`); the cursor is the row.
         case choosing(Item)
+        /// *Tap tempo*: LOOP and the encoder's push are taps (`Menu.taps`); the long push leaves.
+        case tapping
     }
 
     public var page: Page
@@ -96,11 +110,14 @@ public struct Menu: Equatable, Sendable {
     public var cursor: Int
     /// *Add move*: the part-relative frame heard when the entry was pushed, where the move goes.
     public var at: FramePosition?
+    /// *Tap tempo*: the part-relative frames heard at the taps so far, in order.
+    public var taps: [FramePosition]
 
-    public init(page: Page = .main, cursor: Int = 0, at: FramePosition? = nil) {
+    public init(page: Page = .main, cursor: Int = 0, at: FramePosition? = nil, taps: [FramePosition] = []) {
         self.page = page
         self.cursor = cursor
         self.at = at
+        self.taps = taps
     }
 
     /// The rows of a `choosing` page: what the encoder walks.
@@ -111,6 +128,7 @@ public struct Menu: Equatable, Sendable {
         case .deletePart: return state.part.map { ["Delete " + $0.title] } ?? []
         case .loops: return state.part?.loops.map(\.name) ?? []
         case .addMove: return Names.moveTypes
+        case .classSet: return state.classSets.map(\.name)
         default: return []
         }
     }

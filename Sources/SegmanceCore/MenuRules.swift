@@ -28,6 +28,12 @@ enum MenuRules {
                 return [.saveToStick]
             }
             if item == .problems { return ProblemsRules.open(&state) }
+            if item == .tapTempo { return TapTempoRules.open(&state) }
+            if item == .classSet { return ClassRules.openList(&state) }
+            if item == .newClass {
+                state.menu = nil
+                return ClassRules.newClass(&state)
+            }
             if let making = EditMenu.open(item, &state) { return making }
             if item == .abLoop { return LoopTimeRules.open(&state) }
             menu = item == .routines
@@ -57,8 +63,12 @@ enum MenuRules {
             return []
         case .loopEnds(let end):
             return LoopTimeRules.select(end, long: long, &state)
+        case .choosing(.classSet):
+            return ClassRules.choose(long: long, &state)
         case .choosing(let item):
             return EditMenu.choose(item, long: long, &state)
+        case .tapping:
+            return long ? TapTempoRules.leave(&state) : TapTempoRules.tap(&state)
         }
     }
 
@@ -83,6 +93,8 @@ enum MenuRules {
         case .choosing(let item):
             menu.cursor = clamp(menu.cursor + detents, 0, max(0, Menu.rows(item, state).count - 1))
             state.menu = menu
+            return []
+        case .tapping:
             return []
         }
     }
@@ -126,7 +138,10 @@ enum MenuRules {
             state.settings.turnBy = step(TurnUnit.allCases, state.settings.turnBy, detents)
             return []
         case .oneHere, .stickLoop, .abLoop, .problems, .parts, .split, .join, .namePart, .deletePart, .loops,
-             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick:
+             .nameLoop, .addMove, .deleteMove, .newRoutine, .saveToStick, .tapTempo, .classSet, .newClass:
+            return []
+        case .stopFade:
+            state.settings.stopFade = step(Settings.stopFadeChoices, state.settings.stopFade, detents)
             return []
         case .leadIn:
             return PracticeRules.stepLeadIn(by: detents, &state)

@@ -85,14 +85,18 @@ public struct Part: Equatable, Sendable {
     /// The speed climbs pass by pass while the part's loop repeats (manifest `ramp`, or the
     /// menu's *Ramp*); nil: the part's `speed` throughout.
     public var ramp: SpeedRamp?
+    /// The part ends with a fade over its last this many frames (the manifest's `fade_out`);
+    /// 0: it ends as its audio does.
+    public var fadeOut: FramePosition
 
     public init(title: String, audio: AudioReference, range: Range<FramePosition>? = nil,
                 length: FramePosition, moves: [Move] = [], savedLoop: ABLoop? = nil, grid: BeatGrid? = nil,
                 speed: Int = 100, stickLoop: ABLoop? = nil, short: String? = nil, loops: [NamedLoop] = [],
-                leadIn: LeadIn? = nil, ramp: SpeedRamp? = nil) {
+                leadIn: LeadIn? = nil, ramp: SpeedRamp? = nil, fadeOut: FramePosition = 0) {
         self.title = title
         self.leadIn = leadIn
         self.ramp = ramp
+        self.fadeOut = fadeOut
         self.loops = loops
         self.short = short
         self.audio = audio
@@ -107,7 +111,7 @@ public struct Part: Equatable, Sendable {
 
     /// What the audio side needs to play this part.
     public var playable: PartAudio {
-        PartAudio(audio: audio, start: range?.lowerBound ?? 0, length: length)
+        PartAudio(audio: audio, start: range?.lowerBound ?? 0, length: length, fadeOut: min(fadeOut, length))
     }
 }
 

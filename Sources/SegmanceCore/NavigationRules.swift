@@ -33,6 +33,8 @@ enum NavigationRules {
     }
 
     static func enterRoutine(_ index: Int, _ state: inout PlayerState) -> [Effect] {
+        // Choosing a routine by hand leaves a class set.
+        state.classRun = nil
         let effects = selectRoutine(index, part: 0, &state)
         return effects.isEmpty ? [] : effects + TransportRules.resumeEffect(state)
     }
@@ -59,6 +61,7 @@ enum NavigationRules {
             effects += restoreSettings(settings, &state)
         }
         state.routines = snapshot.routines
+        state.classSets = snapshot.classSets
         state.routineIndex = nil
         guard !snapshot.routines.isEmpty else { return effects }
         guard let resume = snapshot.resume,

@@ -40,6 +40,8 @@ public enum Persist: Equatable, Sendable {
     case parts(routine: String, parts: [Part])
     /// A new routine made on the box from these songs, one whole part each.
     case newRoutine(title: String, songs: [Song])
+    /// A class set made on the box (one of this name is replaced).
+    case classSet(ClassSet)
 }
 
 /// What the library holds at boot.
@@ -48,10 +50,14 @@ public struct LibrarySnapshot: Equatable, Sendable {
     /// The saved settings; nil when none were ever saved (the defaults stay).
     public var settings: Settings?
     public var resume: ResumePoint?
+    /// The class sets, in order.
+    public var classSets: [ClassSet]
 
-    public init(routines: [Routine], settings: Settings? = nil, resume: ResumePoint? = nil) {
+    public init(routines: [Routine], settings: Settings? = nil, resume: ResumePoint? = nil,
+                classSets: [ClassSet] = []) {
         self.routines = routines
         self.settings = settings
         self.resume = resume
+        self.classSets = classSets
     }
 }

@@ -128,6 +128,10 @@ public struct PlayerState: Equatable, Sendable {
     /// The volume at power-on is the saved one, at most this (percent): a loud class's last
     /// volume does not blast the next morning's first song (`start_volume_max` of the config).
     public var startVolumeMaximum: Int
+    /// The class sets (a class.toml's, and those made on the box), in order.
+    public var classSets: [ClassSet]
+    /// The class set under way, if any.
+    public var classRun: ClassRun?
 
     public init(sampleRate: Int64 = 48_000, settings: Settings = Settings(),
                 routines: [Routine] = [], startVolumeMaximum: Int = Settings.startVolumeMaximum) {
@@ -162,6 +166,8 @@ public struct PlayerState: Equatable, Sendable {
         self.display = DisplaySize()
         self.noticesHeldUntil = nil
         self.loopTimesShownUntil = nil
+        self.classSets = []
+        self.classRun = nil
     }
 
     /// The routine in use, if any.

@@ -107,6 +107,10 @@ public enum Rules {
             return TransportRules.shutDown(&state)
         case .routinesLoaded(let routines):
             return NavigationRules.routinesLoaded(routines, &state)
+        case .classSetsLoaded(let sets):
+            state.classSets = sets
+            if let run = state.classRun, !sets.indices.contains(run.set) { state.classRun = nil }
+            return []
         case .restored(let snapshot):
             return NavigationRules.restore(snapshot, &state)
         case .stickInserted(let offer):
@@ -173,6 +177,8 @@ public enum Rules {
                 state.titleShownUntil = state.now + titleDuration
             }
             return []
+        case .buttonPressed(.loop) where state.menu?.page == .tapping:
+            return TapTempoRules.tap(&state)
         case .encoderTurnedHolding(.play, let detents):
             return SpeedVolumeRules.changeVolume(by: detents, &state)
         case .encoderTurnedHolding(.loop, let detents) where state.menu == nil:
@@ -212,6 +218,10 @@ public enum Rules {
         switch button {
         case .play:
             return TransportRules.togglePlay(&state)
+        case .prev where state.classRun != nil:
+            return ClassRules.previous(&state)
+        case .next where state.classRun != nil:
+            return ClassRules.next(&state)
         case .prev:
             if TransportRules.here(state) > restartThresholdSeconds * state.sampleRate || state.partIndex == 0 {
                 return TransportRules.restartPart(&state)
@@ -236,7 +246,7 @@ public enum Rules {
         case .play:
             state.transport = .stopped
             state.position = LoopRules.loopStart(state)
-            let stop = Effect.audio(.stop, epoch: TransportRules.bumpEpoch(&state))
+            let stop = Effect.audio(TransportRules.stopCommand(state), epoch: TransportRules.bumpEpoch(&state))
             return [stop] + LoopRules.passesRestarted(&state) + TransportRules.resumeEffect(state)
         case .prev:
             guard routineIndex > 0 else {

@@ -52,6 +52,12 @@ public struct Settings: Equatable, Sendable {
     public var turnBy: TurnUnit
     /// What the countdown sounds like: ticks, or the counts spoken.
     public var countVoice: CountVoice
+    /// Milliseconds a stop (PLAY held) fades the music out over; 0 = the short ramp of a
+    /// pause. One of `stopFadeChoices`.
+    public var stopFade: Int
+
+    /// The stop fades offered, in milliseconds (0: the short ramp).
+    public static let stopFadeChoices = [0, 500, 1000, 2000, 3000]
 
     /// The count-ins in beats offered: "5, 6, 7, 8" and a full eight.
     public static let countInBeatChoices = [4, 8]
@@ -60,7 +66,8 @@ public struct Settings: Equatable, Sendable {
                 atPartEnd: PartEndBehavior = .stop, volume: Int = 80, autoImport: Bool = false,
                 loopPause: Int = 0, loopPasses: Int = 0, lightIdle: Int = 0,
                 countdownBeats: Int = 0, loopSnap: LoopSnap = .beat, turnBy: TurnUnit = .seconds,
-                countVoice: CountVoice = .ticks) {
+                countVoice: CountVoice = .ticks, stopFade: Int = 0) {
+        self.stopFade = stopFade
         self.countdown = countdown
         self.countdownBeforeRepeat = countdownBeforeRepeat
         self.atPartEnd = atPartEnd

@@ -132,6 +132,12 @@ enum TransportRules {
         }
     }
 
+    /// A stop by the performer: with *Stop fade* set, the music fades out over it; else the short ramp.
+    static func stopCommand(_ state: PlayerState) -> AudioCommand {
+        let fade = FramePosition(state.settings.stopFade) * state.sampleRate / 1000
+        return fade > 0 ? .stopFading(fade) : .stop
+    }
+
     /// Where a control that acts "here" acts: the frame heard at its instant, else the
     /// position last known.
     static func here(_ state: PlayerState) -> FramePosition { state.heard ?? state.position }

@@ -41,14 +41,14 @@ extension Library {
             let own = part.savedLoop != part.stickLoop
             try db.execute(sql: """
                 INSERT INTO boxPart (routineId, position, title, short, mediaHash, start, length, isCut, stickA, stickB,
-                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed, leadIn, ramp)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     loopSet, loopA, loopB, beatFrames, one, gridOrigin, speed, leadIn, ramp, fadeOut)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [routineId, position, part.title, part.short, part.audio.id,
                                  part.range?.lowerBound ?? 0, part.length, part.range != nil,
                                  part.stickLoop?.a, part.stickLoop?.b, own,
                                  own ? part.savedLoop?.a : nil, own ? part.savedLoop?.b : nil,
-                                 part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue, part.speed,
-                                 part.leadIn?.description, part.ramp?.description])
+                                 part.grid?.beatFrames, part.grid?.one, boxOrigin(part.grid), part.speed,
+                                 part.leadIn?.description, part.ramp?.description, part.fadeOut])
             let id = db.lastInsertedRowID
             for (m, move) in part.moves.enumerated() {
                 try db.execute(sql: "INSERT INTO boxMove (boxPartId, position, type, name, note, cue) "
@@ -100,7 +100,8 @@ extension Library {
                             moves: moves[row["id"]] ?? [],
                             savedLoop: loopSet ? loop(row["loopA"], row["loopB"]) : stick,
                             grid: grid, speed: row["speed"], stickLoop: stick, short: row["short"],
-                            leadIn: practice(row).leadIn, ramp: practice(row).ramp)
+                            leadIn: practice(row).leadIn, ramp: practice(row).ramp,
+                            fadeOut: row["fadeOut"])
             part.loops = loops[row["id"]] ?? []
             parts[row["routineId"], default: []].append(part)
         }
@@ -142,7 +143,7 @@ extension Library {
         var stored = routine
         for i in stored.parts.indices {
             stored.parts[i].stickLoop = stored.parts[i].savedLoop
-            if let grid = stored.parts[i].grid, grid.origin == .performer {
+            if let grid = stored.parts[i].grid, grid.isSetOnTheBox {
                 stored.parts[i].grid = BeatGrid(beatFrames: grid.beatFrames, one: grid.one, origin: .manifest)
             }
         }
@@ -165,13 +166,13 @@ extension Library {
     static func insertPart(_ db: Database, _ part: Part, routineId: Int64, position: Int) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO part (routineId, position, title, mediaHash, start, length, isCut, loopA, loopB,
-                              beatFrames, one, gridOrigin, stickSpeed, short, leadIn, ramp)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              beatFrames, one, gridOrigin, stickSpeed, short, leadIn, ramp, fadeOut)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [routineId, position, part.title, part.audio.id, part.range?.lowerBound ?? 0,
                              part.length, part.range != nil, part.savedLoop?.a, part.savedLoop?.b,
                              part.grid?.beatFrames, part.grid?.one, part.grid?.origin.rawValue,
                              part.speed == 100 ? nil : part.speed, part.short,
-                             part.leadIn?.description, part.ramp?.description])
+                             part.leadIn?.description, part.ramp?.description, part.fadeOut])
         let partId = db.lastInsertedRowID
         for (m, move) in part.moves.enumerated() {
             try db.execute(sql: "INSERT OR IGNORE INTO moveType (name) VALUES (?)", arguments: [move.type.name])

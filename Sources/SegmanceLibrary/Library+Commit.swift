@@ -63,7 +63,7 @@ extension Library {
                                arguments: [m.hash, m.frames])
             }
             var learned: [String: (a: Int64?, b: Int64?)] = [:]
-            var learnedOne: [String: Int64] = [:]
+            var learnedOne: [String: (one: Int64, tapped: Double?)] = [:]
             var learnedSpeed: [String: Int] = [:]
             var resume: (key: String, position: Int64)?
             let routineId: Int64
@@ -73,7 +73,7 @@ extension Library {
                 var keyOfPart: [Int64: String] = [:]
                 for row in try Row.fetchAll(db, sql: """
                     SELECT p.id, p.title, p.start, p.length, p.isCut,
-                           s.partId IS NOT NULL AS edited, s.a, s.b, o.one AS savedOne
+                           s.partId IS NOT NULL AS edited, s.a, s.b, o.one AS savedOne, o.beatFrames AS tappedBeat
                     FROM part p LEFT JOIN savedLoop s ON s.partId = p.id LEFT JOIN savedOne o ON o.partId = p.id
                     WHERE p.routineId = ? ORDER BY p.position
                     """, arguments: [routineId]) {
@@ -82,7 +82,7 @@ extension Library {
                     let key = keys.next(row["title"], cut: cut)
                     keyOfPart[row["id"]] = key
                     if row["edited"] { learned[key] = (row["a"], row["b"]) }
-                    if let one: Int64 = row["savedOne"] { learnedOne[key] = one }
+                    if let one: Int64 = row["savedOne"] { learnedOne[key] = (one, row["tappedBeat"]) }
                 }
                 for row in try Row.fetchAll(db, sql: """
                     SELECT p.id, sp.speed FROM part p JOIN partSpeed sp ON sp.partId = p.id
@@ -139,9 +139,10 @@ extension Library {
                     try db.execute(sql: "INSERT INTO savedLoop (partId, a, b) VALUES (?, ?, ?)",
                                    arguments: [partId, loop.a, loop.b])
                 }
-                // The performer's "1" stays with a part that still has a beat.
-                if let one = learnedOne[key], part.grid != nil {
-                    try db.execute(sql: "INSERT INTO savedOne (partId, one) VALUES (?, ?)", arguments: [partId, one])
+                // The performer's "1" stays with a part that still has a beat; a tapped tempo with its part.
+                if let saved = learnedOne[key], part.grid != nil || saved.tapped != nil {
+                    try db.execute(sql: "INSERT INTO savedOne (partId, one, beatFrames) VALUES (?, ?, ?)",
+                                   arguments: [partId, saved.one, saved.tapped])
                 }
                 if let resume, resume.key == key {
                     try db.execute(sql: "UPDATE resume SET partId = ?, position = ? WHERE id = 1",

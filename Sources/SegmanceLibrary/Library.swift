@@ -140,7 +140,8 @@ public final class Library: Sendable {
     public func snapshot() throws -> LibrarySnapshot {
         try read("read the library") { db in
             LibrarySnapshot(routines: try Self.storedRoutines(db).map(\.routine),
-                            settings: try Self.settings(db), resume: try Self.resume(db))
+                            settings: try Self.settings(db), resume: try Self.resume(db),
+                            classSets: try Self.classSets(db))
         }
     }
 
@@ -203,11 +204,11 @@ public final class Library: Sendable {
             case .grid(let routine, let part, let title, let grid):
                 switch try Self.partRow(db, routine: routine, part: part, title: title) {
                 case .stick(_, let partId):
-                    try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one) VALUES (?, ?)",
-                                   arguments: [partId, grid.one])
+                    try db.execute(sql: "INSERT OR REPLACE INTO savedOne (partId, one, beatFrames) VALUES (?, ?, ?)",
+                                   arguments: [partId, grid.one, grid.origin == .tapped ? grid.beatFrames : nil])
                 case .box(_, let id):
                     try db.execute(sql: "UPDATE boxPart SET beatFrames = ?, one = ?, gridOrigin = ? WHERE id = ?",
-                                   arguments: [grid.beatFrames, grid.one, grid.origin.rawValue, id])
+                                   arguments: [grid.beatFrames, grid.one, Self.boxOrigin(grid), id])
                 case nil: return false
                 }
                 return true
@@ -261,6 +262,9 @@ public final class Library: Sendable {
                 return try Self.writeBoxParts(db, routine: routine, parts: parts)
             case .newRoutine(let title, let songs):
                 return try Self.insertMadeRoutine(db, title: title, songs: songs)
+            case .classSet(let set):
+                try Self.insert(db, set, fromStick: false)
+                return true
             }
         }
     }
@@ -352,13 +356,19 @@ public final class Library: Sendable {
         return nil
     }
 
+    /// A grid's origin as a box part's row keeps it: a tapped one as the performer's.
+    static func boxOrigin(_ grid: BeatGrid?) -> String? {
+        guard let grid else { return nil }
+        return grid.origin == .tapped ? BeatGrid.Origin.performer.rawValue : grid.origin.rawValue
+    }
+
     /// The settings as stored: one `(key, value)` row each.
     public static func settingRows(_ s: Settings) -> [(String, String)] {
         [("countdown", "\(s.countdown)"), ("countdownBeforeRepeat", s.countdownBeforeRepeat ? "1" : "0"),
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
          ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue),
-         ("countVoice", s.countVoice.rawValue)]
+         ("countVoice", s.countVoice.rawValue), ("stopFade", "\(s.stopFade)")]
     }
 
     /// Settings from their rows; a value that makes no sense (edited by hand) keeps its default.
@@ -382,6 +392,7 @@ public final class Library: Sendable {
         if let v = values["loopSnap"].flatMap(LoopSnap.init(rawValue:)) { s.loopSnap = v }
         if let v = values["turnBy"].flatMap(TurnUnit.init(rawValue:)) { s.turnBy = v }
         if let v = values["countVoice"].flatMap(CountVoice.init(rawValue:)) { s.countVoice = v }
+        if let v = values["stopFade"].flatMap(Int.init), Settings.stopFadeChoices.contains(v) { s.stopFade = v }
         return s
     }
 

@@ -25,6 +25,15 @@ enum LibrarySchema {
         migrator.registerMigration("practice") { db in
             try db.execute(sql: practice)
         }
+        migrator.registerMigration("fadeOut") { db in
+            try db.execute(sql: fadeOut)
+        }
+        migrator.registerMigration("tappedTempo") { db in
+            try db.execute(sql: tappedTempo)
+        }
+        migrator.registerMigration("classSets") { db in
+            try db.execute(sql: classSets)
+        }
         return migrator
     }
 
@@ -139,6 +148,39 @@ enum LibrarySchema {
             PRIMARY KEY (boxPartId, position)
         );
         ALTER TABLE resume ADD COLUMN boxPartId INTEGER REFERENCES boxPart(id) ON DELETE SET NULL;
+        """
+
+    /// The fade a part ends with (the manifest's `fade_out`), in frames; 0: none.
+    static let fadeOut = """
+        ALTER TABLE part ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
+        ALTER TABLE boxPart ADD COLUMN fadeOut INTEGER NOT NULL DEFAULT 0 CHECK (fadeOut >= 0);
+        """
+
+    /// A tempo tapped on the device (*Tap tempo*) with its "1": `savedOne` then keeps the beat
+    /// too, and gives the part a grid whether or not it was imported with one (NULL: only the
+    /// "1" was moved on the imported grid). A box part keeps a tapped grid in its own columns,
+    /// as `performer` (their check predates tapping).
+    static let tappedTempo = """
+        ALTER TABLE savedOne ADD COLUMN beatFrames REAL CHECK (beatFrames IS NULL OR beatFrames > 0);
+        """
+
+    /// Class sets: a stick's class.toml's (`fromStick` 1, replaced by the next stick's) and those
+    /// made on the box. A track names its routine by title (unique) and, for one part, its index.
+    static let classSets = """
+        CREATE TABLE classSet (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            gap INTEGER NOT NULL CHECK (gap BETWEEN 0 AND 120),
+            announce BOOLEAN NOT NULL,
+            fromStick BOOLEAN NOT NULL
+        );
+        CREATE TABLE classTrack (
+            classSetId INTEGER NOT NULL REFERENCES classSet(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            routine TEXT NOT NULL,
+            part INTEGER CHECK (part IS NULL OR part >= 0),
+            PRIMARY KEY (classSetId, position)
+        );
         """
 
     static let v1 = """

@@ -53,6 +53,11 @@ enum RoutineDigest {
                 number(grid.one)
                 field(grid.origin.rawValue)
             }
+            if part.fadeOut > 0 {
+                // Only parts that end with a fade add fields, so others keep their digest.
+                field("fadeOut")
+                number(part.fadeOut)
+            }
         }
         return SHA256.hex(Array(text.utf8))
     }

@@ -114,10 +114,30 @@ public struct SpokenCounts: Sendable {
         return loaded
     }
 
-    /// The cache file of `text`.
+    /// The cache file of `text` (a text other than letters, by the digest of it: a title).
     public func path(of text: String) -> String {
         let voice = String(speech.identity.map { $0.isLetter || $0.isNumber ? $0 : "-" })
-        return "\(directory)/\(voice)-\(sampleRate)-\(text).f32"
+        return "\(directory)/\(voice)-\(sampleRate)-\(Self.fileName(text)).f32"
+    }
+
+    /// `text` as a file name: itself when it is ASCII letters, else "t" and the digest of it.
+    static func fileName(_ text: String) -> String {
+        text.allSatisfy { $0.isASCII && $0.isLetter } ? text : "t" + String(SHA256.hex(Array(text.utf8)).prefix(32))
+    }
+
+    /// `text` spoken (an announcement: a class set's next title), from its cache file when
+    /// that is valid, else spoken now and cached (a cache that cannot be written is not a failure).
+    public func sound(_ text: String) throws(SpokenCountError) -> [Float] {
+        if let cached = try? read(text) { return cached }
+        let sound: [Float]
+        do {
+            sound = try speech.speak(text, sampleRate: sampleRate)
+        } catch {
+            throw SpokenCountError(path: path(of: text), .speech(error))
+        }
+        mkdir(directory, 0o755)
+        try? write(sound, text)
+        return sound
     }
 
     /// What a file's samples are: the voice, the rate and the text.
@@ -211,7 +231,7 @@ public struct SpokenCounts: Sendable {
     /// Writes the cache file of `text` atomically: a temporary file, fsync, rename, fsync of the folder.
     public func write(_ sound: [Float], _ text: String) throws(SpokenCountError) {
         let path = path(of: text)
-        let temporary = "\(directory)/.\(text)-\(getpid()).tmp"
+        let temporary = "\(directory)/.\(Self.fileName(text))-\(getpid()).tmp"
         func failed(_ call: String) -> SpokenCountError {
             SpokenCountError(path: path, .unwritable("\(call): \(SystemError.text(errno))"))
         }

@@ -39,7 +39,8 @@ public struct StoredRoutine: Equatable, Sendable {
     /// cleared, a speed, a "1", whose count-in it uses): what *Save to stick* writes.
     public var changedOnBox: Bool {
         partsMadeOnBox || routine.countdownChoice == .mine || parts.contains { stored in
-            stored.deviceLoop != nil || stored.part.grid?.origin == .performer || stored.part.speed != stored.stickSpeed
+            stored.deviceLoop != nil || stored.part.grid?.isSetOnTheBox == true
+                || stored.part.speed != stored.stickSpeed
         }
     }
 
@@ -96,8 +97,8 @@ extension Library {
         for row in try Row.fetchAll(db, sql: """
             SELECT p.id, p.routineId, p.position, p.title, p.mediaHash, p.start, p.length, p.isCut,
                    p.loopA, p.loopB, s.partId IS NOT NULL AS edited, s.a, s.b, media.frames AS mediaFrames,
-                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, sp.speed AS speed, p.stickSpeed, p.short,
-                   p.leadIn, p.ramp
+                   p.beatFrames, p.one, p.gridOrigin, o.one AS savedOne, o.beatFrames AS tappedBeat,
+                   sp.speed AS speed, p.stickSpeed, p.short, p.leadIn, p.ramp, p.fadeOut
             FROM part p LEFT JOIN savedLoop s ON s.partId = p.id JOIN media ON media.hash = p.mediaHash
             LEFT JOIN savedOne o ON o.partId = p.id LEFT JOIN partSpeed sp ON sp.partId = p.id\(routineFilter)
             ORDER BY p.routineId, p.position
@@ -109,14 +110,17 @@ extension Library {
             let deviceLoop: ABLoop?? = row["edited"] ? .some(Self.loop(row["a"], row["b"])) : .none
             let importedGrid = Self.grid(row["beatFrames"], row["one"], row["gridOrigin"])
             var grid = importedGrid
-            if let savedOne: Int64 = row["savedOne"], let imported = importedGrid {
+            if let savedOne: Int64 = row["savedOne"], let tapped: Double = row["tappedBeat"] {
+                grid = BeatGrid(beatFrames: tapped, one: savedOne, origin: .tapped)
+            } else if let savedOne: Int64 = row["savedOne"], let imported = importedGrid {
                 grid = BeatGrid(beatFrames: imported.beatFrames, one: savedOne, origin: .performer)
             }
             var part = Part(title: row["title"], audio: AudioReference(row["mediaHash"]),
                             range: row["isCut"] ? start..<(start + length) : nil, length: length,
                             moves: moves[id] ?? [], savedLoop: deviceLoop ?? manifestLoop, grid: grid,
                             speed: row["speed"] ?? 100, stickLoop: manifestLoop, short: row["short"],
-                            leadIn: practice(row).leadIn, ramp: practice(row).ramp)
+                            leadIn: practice(row).leadIn, ramp: practice(row).ramp,
+                            fadeOut: row["fadeOut"])
             part.loops = loops[id] ?? []
             let routineId: Int64 = row["routineId"]
             routines[routineId]?.routine.parts.append(part)

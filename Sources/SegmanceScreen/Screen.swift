@@ -26,6 +26,8 @@ public enum Screen {
         } else if state.routine == nil {
             f.line("No routines", row: 0, now: now)
             f.line("Insert a stick", row: 1, now: now)
+        } else if let run = state.classRun, let until = run.gapUntil, now < until {
+            classGap(run, until: until, state, into: &f, now: now)
         } else if case .countingDown(let countdown) = state.transport {
             self.countdown(countdown, state, into: &f, now: now)
         } else if state.view == .moves {
@@ -287,7 +289,41 @@ public enum Screen {
             let rows = Menu.rows(item, state)
             list(rows.enumerated().map { i, row in (row, i == menu.cursor ? "\(i + 1)/\(rows.count)" : "") },
                  cursor: menu.cursor, into: &f, now: now)
+        case .tapping:
+            // The label, the taps so far at its right; below, the tempo once there are enough.
+            f.line(Menu.Item.tapTempo.rawValue, row: 0, now: now)
+            if !menu.taps.isEmpty {
+                let count = LCDText.bytes("\(menu.taps.count)")
+                f.put(count, row: 0, column: max(0, f.columns - count.count))
+            }
+            f.line(tapping(menu.taps, state), row: f.rows >= 4 ? 2 : 1, now: now)
         }
+    }
+
+    /// A class set's gap: its place in the set and the seconds left ("Class 2/3   0:03"), the
+    /// next title below.
+    static func classGap(_ run: ClassRun, until: Int64, _ state: PlayerState, into f: inout Frame, now: Int64) {
+        guard state.classSets.indices.contains(run.set) else { return }
+        let set = state.classSets[run.set]
+        let left = (until - now + 999_999_999) / 1_000_000_000
+        f.line("Class \(run.track + 1)/\(set.tracks.count)", row: 0, now: now)
+        let time = LCDText.bytes(TimeText.minutesSeconds(left * state.sampleRate, sampleRate: state.sampleRate))
+        f.put(time, row: 0, column: max(0, f.columns - time.count))
+        let onePart = set.tracks.indices.contains(run.track) && set.tracks[run.track].part != nil
+        f.line(routineName(state, f.rom) + (onePart ? ": " + (state.part?.title ?? "") : ""), row: 1, now: now)
+        f.expire(at: until - (left - 1) * 1_000_000_000)
+    }
+
+    /// The *Tap tempo* page's second line: what to do, or the tempo of the taps so far.
+    static func tapping(_ taps: [FramePosition], _ state: PlayerState) -> String {
+        guard let grid = TapTempoRules.grid(taps, sampleRate: state.sampleRate) else { return "Tap LOOP on beat" }
+        return "\(tenths(grid.bpm(sampleRate: state.sampleRate))) BPM"
+    }
+
+    /// A tempo to a tenth: "120.0".
+    static func tenths(_ bpm: Double) -> String {
+        let t = Int((bpm * 10).rounded())
+        return "\(t / 10).\(t % 10)"
     }
 
     /// The A–B loop's times, the encoder's end marked with '>' and what a detent moves it by.
@@ -384,6 +420,19 @@ public enum Screen {
             guard let grid = state.part?.grid else { return "No beat" }
             return "Beat \(grid.shownPlace(of: state.position, sampleRate: state.sampleRate).beat)"
         case .countVoice: return s.countVoice == .ticks ? "Ticks" : "Spoken"
+        case .classSet:
+            if let run = state.classRun, state.classSets.indices.contains(run.set) {
+                return "\(run.track + 1)/\(state.classSets[run.set].tracks.count)"
+            }
+            return state.classSets.isEmpty ? "None" : "\(state.classSets.count)"
+        case .newClass: return ""
+        case .tapTempo:
+            guard let grid = state.part?.grid else { return "No beat" }
+            return tenths(grid.bpm(sampleRate: state.sampleRate))
+        case .stopFade:
+            if s.stopFade == 0 { return "Short" }
+            let tenths = s.stopFade / 100
+            return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
         case .stickLoop:
             guard let part = state.part, let stick = part.stickLoop else { return "None" }
             return part.savedLoop == stick ? "On" : "Off"

@@ -41,6 +41,9 @@ struct Manifest {
         var leadIn: LeadIn? = nil
         /// `ramp = { from = 70, step = 5, every = 1, to = 100 }`: the speed climbs pass by pass.
         var ramp: SpeedRamp? = nil
+        /// `fade_out = "2 s"`: the part ends with a fade this many frames long (nil: none).
+        var fadeOut: Int64? = nil
+        var fadeOutLine: Int? = nil
     }
 
     /// A problem found in the manifest text.
@@ -60,8 +63,10 @@ struct Manifest {
 
     static let topKeys: Set<String> = ["title", "subtitle", "short", "countdown", "part"]
     static let partKeys: Set<String> = ["title", "short", "file", "from", "to", "loop", "loops", "moves", "tempo",
-                                          "one", "speed", "lead_in", "ramp"]
+                                          "one", "speed", "lead_in", "ramp", "fade_out"]
     static let rampKeys: Set<String> = ["from", "step", "every", "to"]
+    /// The longest fade a part may end with (`fade_out`), in seconds.
+    static let maxFadeOutSeconds = 30
     /// The tempi a manifest may give, in beats a minute.
     static let tempoRange: ClosedRange<Double> = 20...400
     static let loopKeys: Set<String> = ["a", "b"]
@@ -180,6 +185,7 @@ private struct ManifestReader {
         }
 
         let speed = readSpeed(table, name: name, header: header)
+        let fadeOut = readFadeOut(table, name: name, header: header)
 
         var loop: ABLoop?
         let loopLine = line(table, "loop") ?? header
@@ -255,7 +261,8 @@ private struct ManifestReader {
                                  fromLine: line(table, "from") ?? header, toLine: toLine, loopLine: loopLine,
                                  cueLines: cueLines, cutKnown: cutKnown, speed: speed, short: string(table, "short"),
                                  leadIn: leadIn(table, name: name, header: header),
-                                 ramp: ramp(table, name: name, header: header))
+                                 ramp: ramp(table, name: name, header: header),
+                                 fadeOut: fadeOut, fadeOutLine: line(table, "fade_out"))
     }
 
     /// A part's `lead_in`: "2 beats", "1 eight", "2 s", else an issue.
@@ -301,6 +308,33 @@ private struct ManifestReader {
             return nil
         }
         return SpeedRamp(from: from, step: step, every: every, to: to)
+    }
+
+
+    /// A part's `fade_out`: seconds with their unit ("2 s", "1.5 s"), or a bare number of
+    /// seconds, from 0 to `Manifest.maxFadeOutSeconds`; else an issue (nil: no fade).
+    private mutating func readFadeOut(_ table: TOMLTable, name: String, header: Int) -> Int64? {
+        guard let value = table["fade_out"] else { return nil }
+        var frames: Int64?
+        var found = value.description.clipped
+        if let text = value.string {
+            var number = text.trimmingCharacters(in: .whitespaces)
+            if number.hasSuffix("s") { number = String(number.dropLast()).trimmingCharacters(in: .whitespaces) }
+            if number.first?.isASCIIDigitChar == true, !number.contains(":") {
+                frames = ManifestTime.frames(number, rate: rate)
+            }
+        } else if let seconds = value.integer, seconds >= 0 {
+            frames = ManifestTime.frames("\(seconds)", rate: rate)
+        } else if let seconds = value.float {
+            frames = ManifestTime.frames(seconds: seconds, rate: rate)
+        } else {
+            found = "a \(value.typeName)"
+        }
+        let limit = Int64(Manifest.maxFadeOutSeconds * rate)
+        if let frames, frames <= limit { return frames == 0 ? nil : frames }
+        issue(line(table, "fade_out") ?? header, "\(name): 'fade_out' = \(found) is not a fade "
+              + "(write seconds like \"2 s\", 0 to \(Manifest.maxFadeOutSeconds))")
+        return nil
     }
 
     /// A part's `loops`: named A–B loops, `[{ name = "Hit", a = "0:08", b = "0:16" }]`.

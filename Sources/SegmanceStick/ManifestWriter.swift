@@ -40,6 +40,7 @@ public enum ManifestWriter {
             if let r = part.ramp {
                 out.append("ramp = { from = \(r.from), step = \(r.step), every = \(r.every), to = \(r.to) }")
             }
+            if part.fadeOut > 0 { out.append("fade_out = \(quote(fadeText(part.fadeOut, rate: rate)))") }
             if !part.moves.isEmpty {
                 out.append("moves = [")
                 for move in part.moves {
@@ -95,6 +96,14 @@ public enum ManifestWriter {
 
     /// `frames` as "m:ss" with the decimals it needs ("1:05.5", "0:00.000020833"); nine
     /// decimals bring every frame at up to 1 GHz back exactly. Negative for a pickup "1".
+    /// A fade as `fade_out` reads it back: seconds and their unit ("2 s", "1.5 s").
+    static func fadeText(_ frames: Int64, rate: Int) -> String {
+        // `time` writes "m:ss" and a fraction: the minutes go into the seconds.
+        let fields = time(max(0, frames), rate: rate).split(separator: ":")
+        let seconds = (Int(fields[0]) ?? 0) * 60 + (Int(fields[1].prefix(2)) ?? 0)
+        return "\(seconds)\(fields[1].dropFirst(2)) s"
+    }
+
     public static func time(_ frames: Int64, rate: Int) -> String {
         let sign = frames < 0 ? "-" : ""
         let magnitude = frames.magnitude

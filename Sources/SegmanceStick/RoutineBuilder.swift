@@ -301,6 +301,11 @@ public struct RoutineBuilder {
                     partIssue = true
                 }
             }
+            if let fade = spec.fadeOut, fade > length {
+                issues.append(.init(line: spec.fadeOutLine ?? spec.line, message:
+                    "\(name): 'fade_out' \(time(fade)) is longer than the part (\(time(length)))", part: spec.index))
+                partIssue = true
+            }
             if partIssue { continue }
             let cut = spec.from == nil && spec.to == nil ? nil : from..<to
             let fileName = spec.file.split(separator: "/").last.map(String.init) ?? spec.file
@@ -308,7 +313,7 @@ public struct RoutineBuilder {
                               audio: audio.reference, range: cut, length: length,
                               moves: spec.moves, savedLoop: spec.loop, grid: spec.grid, speed: spec.speed ?? 100,
                               stickLoop: spec.loop, short: spec.short, loops: spec.loops,
-                              leadIn: spec.leadIn, ramp: spec.ramp)))
+                              leadIn: spec.leadIn, ramp: spec.ramp, fadeOut: spec.fadeOut ?? 0)))
         }
         checked.issues = issues
         return checked

@@ -189,7 +189,19 @@ public final class Importer: Sendable {
                 return finish()
             }
         }
+        importClassSets(root, report: report)
         return finish()
+    }
+
+    /// The stick's class.toml, when it has one: its sets replace the ones an earlier stick gave.
+    func importClassSets(_ root: String, report: (ImportEvent) -> Void) {
+        guard let reading = ClassFile.read(root: root) else { return }
+        for problem in reading.problems { report(.problem(problem)) }
+        do {
+            try library.replaceStickClassSets(reading.sets)
+        } catch {
+            report(.problem(StickProblem(path: ClassFile.name, reason: "class sets not kept: \(error)")))
+        }
     }
 
     /// The routine with a beat grid detected in the audio of every part the manifest gave

@@ -33,7 +33,7 @@ struct Interactive {
     static func upMovesBack(_ state: PlayerState) -> Bool {
         switch state.menu?.page {
         case .main?, .routines?, .problems?, .choosing?: return true
-        case .editing?, .loopEnds?: return false
+        case .editing?, .loopEnds?, .tapping?: return false
         case nil: return state.view == .moves
         }
     }

@@ -99,6 +99,7 @@ struct SettingAssignment {
         ("loopSnap", LoopSnap.allCases.map(\.rawValue).joined(separator: ", ")),
         ("turnBy", TurnUnit.allCases.map(\.rawValue).joined(separator: ", ")),
         ("countVoice", CountVoice.allCases.map(\.rawValue).joined(separator: ", ")),
+        ("stopFade", choices(Settings.stopFadeChoices) + " (milliseconds)"),
     ]
 
     init(parsing text: String) throws {
@@ -135,6 +136,7 @@ struct SettingAssignment {
         case "turnBy":
             guard let unit = TurnUnit(rawValue: value) else { throw bad() }
             apply = { $0.turnBy = unit }
+        case "stopFade": let n = try choice(Settings.stopFadeChoices); apply = { $0.stopFade = n }
         default:
             guard let voice = CountVoice(rawValue: value) else { throw bad() }
             apply = { $0.countVoice = voice }
@@ -149,7 +151,7 @@ struct SettingAssignment {
          ("atPartEnd", s.atPartEnd.rawValue), ("volume", "\(s.volume)"), ("autoImport", s.autoImport ? "1" : "0"),
          ("loopPause", "\(s.loopPause)"), ("loopPasses", "\(s.loopPasses)"), ("lightIdle", "\(s.lightIdle)"),
          ("countdownBeats", "\(s.countdownBeats)"), ("loopSnap", s.loopSnap.rawValue), ("turnBy", s.turnBy.rawValue),
-         ("countVoice", s.countVoice.rawValue)]
+         ("countVoice", s.countVoice.rawValue), ("stopFade", "\(s.stopFade)")]
     }
 
     private static func choices(_ values: [Int]) -> String { values.map(String.init).joined(separator: ", ") }

@@ -28,7 +28,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: library) }
         #expect(try run(["settings"]).text == "No settings saved in \(library) (the defaults apply).\n")
         let changed = try run(["settings", "volume=70", "countdown=5", "atPartEnd=next", "autoImport=1",
-                               "countdownBeats=8", "loopSnap=eight", "turnBy=beats", "countVoice=spoken"])
+                               "countdownBeats=8", "loopSnap=eight", "turnBy=beats", "countVoice=spoken",
+                               "stopFade=2000"])
         #expect(changed.status == 0)
         let expected = """
             countdown = 5
@@ -43,6 +44,7 @@ import Testing
             loopSnap = eight
             turnBy = beats
             countVoice = spoken
+            stopFade = 2000
 
             """
         #expect(changed.text == expected)
@@ -54,7 +56,8 @@ import Testing
         ("volume=101", "Error: volume=101: volume takes 0 to 100"),
         ("countdown=4", "Error: countdown=4: countdown takes 0, 3, 5, 8, 10, 15, 20"),
         ("atPartEnd=loop", "Error: atPartEnd=loop: atPartEnd takes stop or next"),
-        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle, countdownBeats, loopSnap, turnBy, countVoice"),
+        ("speed=2", "Error: speed=2: not KEY=VALUE with a KEY among countdown, countdownBeforeRepeat, atPartEnd, volume, autoImport, loopPause, loopPasses, lightIdle, countdownBeats, loopSnap, turnBy, countVoice, stopFade"),
+        ("stopFade=1500", "Error: stopFade=1500: stopFade takes 0, 500, 1000, 2000, 3000 (milliseconds)"),
         ("countdownBeats=6", "Error: countdownBeats=6: countdownBeats takes 0, 4, 8"),
         ("loopSnap=bar", "Error: loopSnap=bar: loopSnap takes off, beat, eight"),
         ("turnBy=bars", "Error: turnBy=bars: turnBy takes seconds, beats, eights"),

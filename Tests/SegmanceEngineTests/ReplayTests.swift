@@ -65,8 +65,10 @@ import Glibc
         case .load: "load"
         case .play(_, let countdown): countdown > 0 ? "play+countdown" : "play"
         case .playCountIn: "play+countIn"
+        case .playAfter: "playAfter"
         case .pause: "pause"
         case .stop: "stop"
+        case .stopFading: "stopFading"
         case .seek: "seek"
         case .setLoop: "setLoop"
         case .clearLoop: "clearLoop"
@@ -74,6 +76,7 @@ import Glibc
         case .setVolume: "setVolume"
         case .setSpeed: "setSpeed"
         case .setCountWords(let words): words == .none ? "setCountWords(none)" : "setCountWords"
+        case .announce: "announce"
         }
     }
 }

@@ -31,8 +31,9 @@ import Glibc
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb%' ORDER BY name"))
         }
         #expect(mode == "wal")
-        #expect(tables == ["boxLoop", "boxMove", "boxPart", "media", "meta", "move", "moveType", "part", "partLoop",
-                           "partSpeed", "resume", "routine", "savedLoop", "savedOne", "setting"])
+        #expect(tables == ["boxLoop", "boxMove", "boxPart", "classSet", "classTrack", "media", "meta", "move",
+                           "moveType", "part", "partLoop", "partSpeed", "resume", "routine", "savedLoop", "savedOne",
+                           "setting"])
         var info = stat()
         #expect(stat(library.store.directory, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
         #expect(try library.snapshot() == LibrarySnapshot(routines: []))

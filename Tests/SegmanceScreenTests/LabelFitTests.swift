@@ -27,6 +27,7 @@ import SegmanceCore
         changes += LoopSnap.allCases.map { v in { $0.loopSnap = v } }
         changes += TurnUnit.allCases.map { v in { $0.turnBy = v } }
         changes += CountVoice.allCases.map { v in { $0.countVoice = v } }
+        changes += Settings.stopFadeChoices.map { v in { $0.stopFade = v } }
         var states: [PlayerState] = []
         for change in changes {
             var state = PlayerState(routines: [Routine(title: "Jam", parts: [part])])

@@ -277,6 +277,7 @@ import Glibc
         appliance.send(.shuttingDown)
         let settings = "settings countdown=0 countdownBeforeRepeat=0 atPartEnd=stop volume=55 autoImport=0"
             + " loopPause=0 loopPasses=0 lightIdle=0 countdownBeats=0 loopSnap=beat turnBy=seconds countVoice=ticks"
+            + " stopFade=0"
         let place = "resume \"Counting\" part 1 \"Count\" frame 0"
         #expect(log.lines == ["saving: \(settings)", "saved: \(settings)", "saving: \(place)", "saved: \(place)"])
         #expect(try library.settings()?.volume == 55)

@@ -108,7 +108,7 @@ import Testing
         #expect(output.frames.lines.contains { $0.contains("|Stick found     |2 routines      |") },
                 "\(output.frames.lines)")
         let typo = "import: Salsa/routine.toml: line 2: unknown key 'fiel' in part 1: did you mean 'file'? "
-            + "(known: file, from, lead_in, loop, loops, moves, one, ramp, short, speed, tempo, title, to)"
+            + "(known: fade_out, file, from, lead_in, loop, loops, moves, one, ramp, short, speed, tempo, title, to)"
         #expect(output.log.contains(typo), "\(output.log)")
         #expect(output.frames.lines.contains { $0.contains("|Import done     |2 new           |") })
         #expect(try library.routines().map(\.title) == ["Salsa", "Tango"])
