@@ -34,6 +34,8 @@ import Testing
             $0.epoch = e + 2
             $0.transport = .countingDown(Countdown(remaining: 5, origin: .stopped))
             $0.titleShownUntil = $0.now + Rules.titleDuration
+            // A track started is where Again goes back to.
+            $0.lastStart = 0
         }
     }
 
