@@ -38,11 +38,15 @@ import Testing
         inputs.key("event0", code: 48, down: true)   // KEY_B: the encoder's push
         inputs.key("event0", code: 48, down: false)
         #expect(screen.wait { $0.contains(">Routines") }, "\(screen.lines.suffix(3))")
-        // One detent at a time, each waited for on the LCD (its cursor moves), until the last item.
-        for _ in Menu.Item.allCases where !(screen.lines.last ?? "").contains(">Save to stick") {
+        // One detent at a time, each waited for on the LCD, until the cursor is on Save to stick;
+        // a redraw of another cause lets two detents through, so one past it turns back.
+        let past = Menu.Item.allCases.drop { $0 != .saveToStick }.dropFirst().map { ">" + $0.rawValue }
+        for _ in 0..<(2 * Menu.Item.allCases.count) {
+            let last = screen.lines.last ?? ""
+            if last.contains(">Save to stick") { break }
             let drawn = screen.lines.count
-            inputs.turn("event0", by: 1)
-            #expect(screen.wait { _ in screen.lines.count > drawn }, "\(screen.lines.suffix(3))")
+            inputs.turn("event0", by: past.contains { last.contains($0) } ? -1 : 1)
+            _ = screen.wait { _ in screen.lines.count > drawn }
         }
         #expect(screen.wait { $0.contains(">Save to stick") }, "\(screen.lines.suffix(3))")
         inputs.key("event0", code: 48, down: true)
