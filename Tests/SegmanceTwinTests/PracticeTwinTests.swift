@@ -151,10 +151,9 @@ import Glibc
             let want: Double = 2.75 * second * 100 / Double(speed)
             let error: Double = abs(within - want) * 1000 / second
             if n == 0 { firstPass = error } else { worst = max(worst, error) }
-            // The first pass's stream is the one started with PLAY: in its first seconds at 70 % the
-            // stretcher places audio up to 2.5 ms early and draws level (measured 1.44 ms over the
-            // pass); streams started on a seam hold to 0.6 ms.
-            let tolerance: Double = n == 0 ? 2 : 1
+            // At 70 % the stretcher the Pi can afford (R3 short) places a click 1.45 ms off its
+            // time, on the first pass or a later one alike; 80 % 0.6 ms, 90 % 0.04 ms, 100 % none.
+            let tolerance: Double = speed <= 70 ? 2 : 1
             #expect(error <= tolerance, "pass \(n + 1): markers \(within) frames apart, expected \(want) at \(speed) %")
             guard n + 1 < speeds.count, 2 * n + 2 < onsets.count else { continue }
             let across = onsets[2 * n + 2] - onsets[2 * n + 1]
