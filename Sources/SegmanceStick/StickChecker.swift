@@ -26,8 +26,8 @@ public struct StickChecker: Sendable {
     }
 
     /// Reads and decodes everything under `root` (a stick labelled `label`), keeping no
-    /// audio: the routines an import would make, and every problem it would meet
-    /// (`segmance stick check`). Never throws: what fails is listed in `problems`.
+    /// audio: the routines an import would make, and every problem it would meet, those of
+    /// the stick's class.toml included (`segmance stick check`). Never throws: what fails is listed in `problems`.
     public func check(_ root: String, label: String? = nil) -> StickContent {
         let scan = StickScanner(limits: limits).scan(root, label: label)
         guard let realRoot = scan.root else { return StickContent(problems: scan.problems) }
@@ -48,6 +48,8 @@ public struct StickChecker: Sendable {
                 if let routine = built.routine { routines.append(routine) }
             }
         }
+        // An import reads the class sets too: their problems are the stick's.
+        if let classes = ClassFile.read(root: realRoot) { problems += classes.problems }
         return StickContent(routines: routines, problems: problems, notes: notes)
     }
 }

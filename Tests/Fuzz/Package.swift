@@ -18,6 +18,10 @@ let package = Package(
         .executableTarget(name: "FuzzManifest", dependencies: [
             "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
         ]),
+        // class.toml: the class sets a teacher writes at the stick's root.
+        .executableTarget(name: "FuzzClassFile", dependencies: [
+            "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),
+        ]),
         // A small folder tree made from the bytes, scanned and its routines built.
         .executableTarget(name: "FuzzStickScan", dependencies: [
             "FuzzSupport", .product(name: "SegmanceStick", package: "Segmance"),

@@ -2,7 +2,7 @@
 # Writes the seed corpora of the fuzz targets into Tests/Fuzz/Corpus (committed; run again
 # to remake them). Audio: the shortest files of each format the box reads, made by the
 # ffmpeg tool (deploy/install-deps.sh installs it), so that the fuzzer mutates real
-# headers. Manifests: routine.toml texts. Stick trees: TreeRecipe steps (see
+# headers. Manifests: routine.toml texts; class sets: class.toml texts. Stick trees: TreeRecipe steps (see
 # Sources/FuzzStickScan/TreeRecipe.swift for the encoding).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -118,6 +118,28 @@ speed = 80
 TOML
 printf 'title = "\xff\xfe broken utf8"\n' > "$manifests/bad-utf8.toml"
 printf '[[part]]\nfile = "a.wav"\nfrom = "9:99"\nto = "-1"\nloop = { a = "0:05", b = "0:01", c = 3 }\nextra = 1\n' > "$manifests/bad-values.toml"
+
+# --- class.toml -----------------------------------------------------------------------
+classes="$corpus/FuzzClassFile"
+rm -rf "$classes"
+mkdir -p "$classes"
+# The teacher's guide's example (docs/stick.md), and one with a problem in every key.
+cat > "$classes/guide.toml" <<'TOML'
+[[class]]
+name = "Monday beginners"
+gap = "3 s"
+announce = true
+tracks = [
+  "Warm-up Session",
+  { routine = "Street Jam", part = 2 },
+  "Cool-down",
+]
+[[class]]
+name = "Show run"
+gap = 0
+tracks = ["Juggling Act"]
+TOML
+printf '[[class]]\nname = ""\ngap = "soon"\nannounce = 3\ntracks = [1, { routine = "A", part = 0, x = 1 }, ""]\nextra = 1\n[[clas]]\n' > "$classes/bad-values.toml"
 
 # --- stick trees (TreeRecipe) ------------------------------------------------------------
 # First byte: which StickLimits (0 the defaults, 1 small, 2 tiny). Then steps, op = byte % 8:

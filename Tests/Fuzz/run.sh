@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests/Fuzz/run.sh SECONDS [TARGET...]: builds the libFuzzer targets of this package
-# (-sanitize=fuzzer,address, release), runs each for SECONDS (all four when none is named)
+# (-sanitize=fuzzer,address, release), runs each for SECONDS (all five when none is named)
 # from its seeds in Corpus/ plus what earlier runs found, prints each target's executions,
 # and ends with "fuzz: N executions in K targets, M crashes". Exit status 1 on any crash.
 #
@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzManifest FuzzStickScan FuzzSndFile FuzzFFmpeg)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzManifest FuzzClassFile FuzzStickScan FuzzSndFile FuzzFFmpeg)
 
 # One input may take 10 s (the slowest seed decodes in milliseconds) and the process 2 GiB
 # (ASan's shadow and quarantine included; a decode of a seed needs under 200 MB).

@@ -38,6 +38,22 @@ import Testing
         #expect(routine.parts.allSatisfy { $0.range == nil })
     }
 
+    @Test func theClassSetsProblemsAreTheSticks() throws {
+        let (root, folder) = try stick("Salsa")
+        try TestFiles.tone(folder + "/1 Intro.wav", seconds: 0.25)
+        try TestFiles.writeText("""
+            [[class]]
+            name = "Monday"
+            gap = "soon"
+            tracks = ["Salsa"]
+            """, to: root + "/class.toml")
+        let content = loader.check(root)
+        #expect(content.routines.map(\.title) == ["Salsa"])
+        #expect(reasons(content) == [
+            "class.toml: line 3: class 1: 'gap' = \"soon\" is not a gap (write whole seconds like \"3 s\", 0 to 120)",
+        ])
+    }
+
     @Test func debrisIsSkippedSilently() throws {
         let (root, folder) = try stick()
         try TestFiles.tone(folder + "/01 Intro.wav", seconds: 0.1)
