@@ -26,10 +26,23 @@ public enum BoxStick {
         }
     }
 
-    /// "Box Test": three 20 s parts (Intro, Verse, Outro) at 48 kHz, a 3 s countdown.
-    public static let rehearsal = Routine(folder: "Box Test", manifest: "title = \"Box Test\"\ncountdown = 3\n",
-                                          parts: [("01 Intro.wav", 20, 48_000), ("02 Verse.wav", 20, 48_000),
-                                                  ("03 Outro.wav", 20, 48_000)])
+    /// "Box Test": three 20 s parts (Intro, Verse, Outro) at 48 kHz, a 3 s countdown. The Outro
+    /// has a beat (120 BPM) and a loop from 0:04 to 0:06 with a lead-in of 2 beats (every pass
+    /// after the first from 0:03) and a speed ramp of 80, 90, 100 %.
+    public static let rehearsal = Routine(folder: "Box Test", manifest: """
+        title = "Box Test"
+        countdown = 3
+        [[part]]
+        file = "01 Intro.wav"
+        [[part]]
+        file = "02 Verse.wav"
+        [[part]]
+        file = "03 Outro.wav"
+        tempo = 120
+        loop = { a = "0:04", b = "0:06" }
+        lead_in = "2 beats"
+        ramp = { from = 80, step = 10, to = 100 }
+        """, parts: [("01 Intro.wav", 20, 48_000), ("02 Verse.wav", 20, 48_000), ("03 Outro.wav", 20, 48_000)])
 
     /// Writes `routines` under `directory` (made if missing).
     public static func write(_ routines: [Routine], to directory: String) throws(BoxStickError) {

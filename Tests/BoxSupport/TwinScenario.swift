@@ -127,6 +127,46 @@ public struct TwinScenario: Sendable {
     public var tailFrames: Int64 = 48_000
     /// What the audio comparison allows each command (`Kinds`).
     public var kinds: Kinds
+    /// The loops of the stick's manifest that play with a lead-in or a speed ramp, by part
+    /// (1-based): a PLAY from their A plays them pass by pass (`RampedLoop`).
+    public var rampedLoops: [Int: RampedLoop] = [:]
+
+    /// A manifest's loop with a lead-in and a speed ramp: the first pass from A at the first
+    /// speed, every later one from `restart` (A less the lead-in) at its pass's speed. Where
+    /// a position sounds follows the render side (`Voice`): a pass at speed s plays the
+    /// frames before B, ⌈(B − start)·100/s⌉ of them, the fraction past B carried into the
+    /// next pass only when its speed is the same.
+    public struct RampedLoop: Sendable, Equatable {
+        public var a: Int64
+        public var b: Int64
+        public var restart: Int64
+        /// Each pass's speed, the last for every pass after.
+        public var speeds: [Int64]
+
+        public init(a: Int64, b: Int64, leadIn: Int64, speeds: [Int64]) {
+            self.a = a
+            self.b = b
+            self.restart = a - leadIn
+            self.speeds = speeds
+        }
+
+        func speed(ofPass n: Int) -> Int64 { speeds[min(n, speeds.count - 1)] }
+
+        /// Pass `n` (0 the first) of a run whose first pass starts at twin frame `start`:
+        /// where it starts in the twin, its first position and its speed.
+        func pass(_ n: Int, from start: Int64) -> Anchor {
+            var frame = start, phase: Int64 = 0
+            for k in 0..<n {
+                let from = k == 0 ? a : restart, speed = speed(ofPass: k)
+                let need = (b - from) * 100 - phase
+                let frames = speed == 100 ? b - from : (need + speed - 1) / speed
+                frame += frames
+                let over = frames * speed + phase - (b - from) * 100
+                phase = speed != 100 && speed == self.speed(ofPass: k + 1) && over >= 0 && over < 100 ? over : 0
+            }
+            return Anchor(frame: frame, position: n == 0 ? a : restart, speed: speed(ofPass: n), phase: phase)
+        }
+    }
 
     /// The comparison's view of each kind of command the rehearsal sends, for a device
     /// whose render thread writes `devicePeriodFrames` a period, with `rampFrames` ramps
@@ -240,14 +280,17 @@ public struct TwinScenario: Sendable {
         var frame: Int64
         var position: Int64
         var speed: Int64 = 100
+        /// Hundredths of a frame the stretched stream's grid is ahead (`Voice.phase`).
+        var phase: Int64 = 0
 
         /// The first twin frame at or after `frame` that sounds `target`.
         func firstFrame(sounding target: Int64) -> Int64 {
             let d = target - position
-            return frame + (speed == 100 || d <= 0 ? d * 100 / speed : (d * 100 + speed - 1) / speed)
+            if speed == 100 || d <= 0 { return frame + d * 100 / speed }
+            return frame + (d * 100 - phase + speed - 1) / speed
         }
 
-        func position(at twinFrame: Int64) -> Int64 { position + (twinFrame - frame) * speed / 100 }
+        func position(at twinFrame: Int64) -> Int64 { position + ((twinFrame - frame) * speed + phase) / 100 }
     }
 
     /// Places `records` (the daemon's control log, in order); with `edges`, each control
@@ -262,6 +305,14 @@ public struct TwinScenario: Sendable {
         var markA: Int64?
         /// The A–B loop the music wraps in, from the anchor on (the anchor is at A).
         var loop: Range<Int64>?
+        /// A manifest's loop with a lead-in and a ramp, playing since twin frame `start`; its
+        /// `shift` takes the twin's frames to the capture's (from the PLAY's edge: a start is
+        /// placed after the previous input, not where the box's came).
+        var ramped: (loop: RampedLoop, start: Int64, shift: Int64?)?
+        /// NEXT while paused shows the routine's title for 3 s; the box's PLAY waits for the clock.
+        var titleShowing = false
+        /// The pass of `ramped` the last control was placed in.
+        var rampedPass: Anchor?
         var previous: Int64 = 0
         /// capture frame = twin frame + shift, from the first start's first tick.
         var shift: Int64?
@@ -285,8 +336,29 @@ public struct TwinScenario: Sendable {
         /// boundary (where an input applies) unless not `aligned` (where it was heard).
         func boundary(_ position: Int64, for record: ControlRecord, index: Int,
                       aligned: Bool = true) throws(Unplaceable) -> Int64 {
-            guard let anchor else { throw fail(record, "the music is not moving in the twin") }
+            guard var anchor else { throw fail(record, "the music is not moving in the twin") }
             var frame = anchor.firstFrame(sounding: position)
+            if let ramped {
+                // The pass after the previous input that sounds it (the one nearest the edge).
+                var estimate: Int64?
+                if let edges, let shift = ramped.shift ?? shift, index < edges.renderedThrough.count,
+                   let through = edges.renderedThrough[index] {
+                    estimate = through - shift
+                }
+                var best: Anchor?, bestFrame: Int64 = 0
+                for n in 0..<64 {
+                    let pass = ramped.loop.pass(n, from: ramped.start)
+                    guard position >= pass.position, position < ramped.loop.b else { continue }
+                    let at = pass.firstFrame(sounding: position)
+                    guard at > previous else { continue }
+                    if best == nil { (best, bestFrame) = (pass, at) }
+                    guard let estimate else { break }
+                    if abs(at - estimate) < abs(bestFrame - estimate) { (best, bestFrame) = (pass, at) }
+                }
+                guard let best else { throw fail(record, "no pass of the loop \(ramped.loop) sounds it") }
+                (anchor, frame) = (best, bestFrame)
+                rampedPass = best
+            }
             if let loop {
                 guard anchor.speed == 100 else { throw fail(record, "an A–B loop at \(anchor.speed) % is not modelled") }
                 guard loop.contains(position) else { throw fail(record, "the music loops in \(loop), the frame is outside it") }
@@ -372,15 +444,30 @@ public struct TwinScenario: Sendable {
         for (index, record) in records.enumerated() {
             let frame: Int64
             var kind: AudioComparison.CommandKind?
+            if ramped != nil && !record.action.hasPrefix("press play") {
+                throw fail(record, "in a loop with a lead-in or a ramp: only PLAY (a pause) is modelled")
+            }
             switch record.action {
             case "press play" where record.transport == "stopped" || record.transport == "paused":
-                let earliest = previous + startGapFrames
+                // After NEXT while paused, once the title's 3 s are over (the box's silence is
+                // longer still: it waits for the sound to end before NEXT, the clock before PLAY).
+                let earliest = previous + (titleShowing ? 3 * rate + rate / 2 : startGapFrames)
+                titleShowing = false
                 frame = (earliest + periodFrames - 1) / periodFrames * periodFrames
                 let onset = frame + countdownSeconds * rate
                 // The count-in's first tick sounds at the frame the start applies.
                 if shift == nil, let edges { shift = edges.captureOnset - frame }
                 anchor = Anchor(frame: onset, position: record.frame, speed: speeds[record.part] ?? 100)
                 loop = nil
+                ramped = nil
+                if let manifest = rampedLoops[record.part], record.frame == manifest.a {
+                    var local: Int64?
+                    if let edges, index < edges.renderedThrough.count, let through = edges.renderedThrough[index] {
+                        local = through - frame
+                    }
+                    ramped = (manifest, onset, local)
+                    anchor = manifest.pass(0, from: onset)
+                }
                 kind = kinds.start
             case "press play" where playing(record):
                 // The pause, where the daemon saw the music or a device period later when its
@@ -392,7 +479,7 @@ public struct TwinScenario: Sendable {
                 let period = Int64(kinds.devicePeriodFrames), ramp = Int64(kinds.pause.rampFrames)
                 var late: Int64 = 0
                 if index + 1 < records.count, case let next = records[index + 1], next.part == record.part,
-                   next.transport == "paused", let moving = anchor {
+                   next.transport == "paused", let moving = ramped == nil ? anchor : rampedPass {
                     // Heard at an edge, the twin's music is off the daemon's: the pause where seen.
                     guard let found = appliedLate({ moving.position(at: frame + $0 + ramp) == next.frame })
                             ?? (heardAtAnEdge ? 0 : nil) else {
@@ -404,6 +491,7 @@ public struct TwinScenario: Sendable {
                     late = found
                 }
                 anchor = nil
+                ramped = nil
                 let release = (frame + late) * 1_000_000_000 / rate
                 try after(release - pressNanoseconds, record)
                 lines.append("\(Self.seconds(release - pressNanoseconds))  press play")
@@ -433,6 +521,14 @@ public struct TwinScenario: Sendable {
                 commands.append(AudioComparison.Command(frame: Int(applied), kind: kinds.loop))
                 previous = applied
                 continue
+            case "press next" where record.transport == "stopped" || record.transport == "paused":
+                // Nothing sounds: the next part waits at its start (or its loop's A).
+                frame = (previous + startGapFrames / 2 + periodFrames - 1) / periodFrames * periodFrames
+                titleShowing = true
+                anchor = nil
+                markA = nil
+                loop = nil
+                ramped = nil
             case "press next" where playing(record):
                 frame = try boundary(record.frame, for: record, index: index)
                 anchor = Anchor(frame: frame + countdownSeconds * rate, position: 0, speed: speeds[record.part + 1] ?? 100)

@@ -159,6 +159,39 @@ import Testing
         #expect(output.frames.lines.contains { $0.contains("|▶ 2/3 Verse     |") && $0.contains("75%|") }, "\(output.frames.text)")
     }
 
+    /// NEXT while paused to the Outro, whose manifest loop (0:04–0:06) has a lead-in of 2 beats
+    /// at 120 BPM and a ramp 80, 90, 100 %, then PLAY and a pause in the third pass: placed by
+    /// the passes' lengths the render side plays (120 000 frames at 80 %, 160 000 at 90 %), the
+    /// twin pauses at the daemon's frame, in its third pass.
+    @Test func aPauseInTheThirdPassOfARampedLoopWithALeadInIsWhereTheDaemonPaused() throws {
+        var records = Self.records()
+        records.append(ControlRecord(action: "press next", part: 2, frame: 144_240, transport: "paused"))
+        records.append(ControlRecord(action: "press play", part: 3, frame: 192_000, transport: "stopped"))
+        // 0:05 in the third pass, on the twin's period grid (the pass starts 64 frames off it).
+        let paused: Int64 = 144_000 + 96_000 + 64
+        records.append(ControlRecord(action: "press play", part: 3, frame: paused, transport: "playing"))
+        var scenario = TwinScenario(countdownSeconds: 3)
+        scenario.rampedLoops = [3: .init(a: 192_000, b: 288_000, leadIn: 48_000, speeds: [80, 90, 100])]
+        // PLAY half a second after the title's 3 s; 0:05 sounds in every pass: the edges'
+        // pointers say which, measured from the PLAY's own edge (here the box pressed it 4 s
+        // later than the twin does, more than a pass: the first start's alignment would pick
+        // the fourth).
+        let start: Int64 = (722_048 + 48_000 + 168_000 + 127) / 128 * 128, music = start + 144_000
+        let third = music + 120_000 + 160_000 + 96_064
+        var through = [Int64?](repeating: nil, count: records.count)
+        through[7] = start + 192_000
+        through[8] = third + 192_000 + 512
+        let edges = TwinScenario.Edges(captureOnset: 96_000, renderedThrough: through)
+        let placement = try scenario.place(records, edges: edges)
+        #expect(placement.controlFrames[6...8] == [722_048 + 48_000, start, third])
+        let (output, _) = try Rig().run(placement.text)
+        #expect(output.finalState.partIndex == 2)
+        #expect(output.finalState.transport == .paused)
+        #expect(output.finalState.loopPass == 3)
+        #expect(output.finalState.position == paused + 240, "\(output.finalState.position)")
+        #expect(output.frames.lines.contains { $0.contains("90%") && $0.contains("x2") }, "\(output.frames.text)")
+    }
+
     /// A pause that ended elsewhere than a pause where the daemon saw PLAY, or a period
     /// later, ends: refused, naming where it paused (two periods late is more than the pause
     /// kind allows; off the grid is no pause of this placement at all).

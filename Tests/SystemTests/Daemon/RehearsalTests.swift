@@ -19,7 +19,9 @@ extension SystemTests {
         /// the loopback card and in the daemon's log; at each deciding edge the loopback
         /// card's pointers say where the render thread was. Then the twin plays the same
         /// controls where the edges and the daemon's frames put them, and the LCD's screens
-        /// and the captured audio must be the twin's, ramps and crossfades included.
+        /// and the captured audio must be the twin's, ramps and crossfades included. Last, NEXT to
+        /// part 3 and PLAY: its loop from the manifest with a lead-in of 2 beats and a speed ramp of
+        /// 80, 90, 100 % plays three passes, compared with the twin as the rest is.
         @Test func aRehearsalOnTheButtonsIsWhatTheTwinPlays() throws {
             let rig = try DaemonRig("rehearsal", routines: [BoxStick.rehearsal])
             try rig.start()
@@ -188,12 +190,44 @@ extension SystemTests {
                 $0[0] == "‖ 2/3 Verse     " && $0[1].hasSuffix("80%")
             }
             _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the second pause")
+
+            // NEXT: part 3, whose loop (0:04–0:06, 120 BPM) has a lead-in of 2 beats and a ramp
+            // 80 → 100 by 10 from the manifest: stopped at A, the ramp's first speed beside the
+            // clock. PLAY counts in; the first pass plays from A at 80 %, the second from 0:03
+            // (A - 1 s) at 90 %, the third at 100 %, each speed changed on the seam by the render
+            // side: the capture against the twin below says it sounded so, frame for frame.
+            control(try panel.tap("next"))
+            shown = try lcd.expectScreen("part 3 at A at 80 %", timeout: 10, after: shown.index) {
+                $0[0].hasPrefix("■ 3/3 Outro") && $0[1].hasPrefix("0:04") && $0[1].contains("80%")
+            }
+            control(try panel.tap("play"))
+            // A loop's count-in shows its pass before the part's name.
+            shown = try lcd.expectScreen("part 3 counting in", timeout: 10, after: shown.index) {
+                $0[0] == readyIn(3, "Outro")[0] && $0[1].hasPrefix("⟲x1 Outro")
+            }
+            shown = try lcd.expectScreen("part 3's loop at 80 %", timeout: 10, after: shown.index) {
+                $0[0].hasPrefix("▶ 3/3 Outro") && $0[1].contains("80%")
+            }
+            shown = try lcd.expectScreen("the second pass at 90 %", timeout: 10, after: shown.index) {
+                $0[1].contains("90%") && $0[1].hasSuffix("x2")
+            }
+            shown = try lcd.expectScreen("the second pass in its lead-in", timeout: 10, after: shown.index) {
+                $0[1].hasPrefix("0:03")
+            }
+            shown = try lcd.expectScreen("the third pass at 100 %", timeout: 10, after: shown.index) {
+                !$0[1].contains("%") && $0[1].hasSuffix("x3")
+            }
+            shown = try lcd.expectScreen("0:05 in the third pass", timeout: 10, after: shown.index, clock("0:05"))
+            control(try panel.tap("play"))
+            shown = try lcd.expectScreen("part 3 paused", timeout: 10, after: shown.index) { $0[0].hasPrefix("‖ 3/3 Outro") }
+            _ = try #require(capture.waitForSilence(from: capture.frames, length: 96_000, timeout: 10), "sound after the third pause")
             try rig.stop()
 
             // The daemon's log: the controls, in order, and no trouble with the audio.
             #expect(rig.controls.map(\.action) == ["press play", "press loop", "press loop", "press next", "turn +1",
                                                    "turn -1 holding play", "press play"]
-                        + Array(repeating: "turn -1 holding loop", count: 4) + ["press play", "press play"],
+                        + Array(repeating: "turn -1 holding loop", count: 4)
+                        + ["press play", "press play", "press next", "press play", "press play"],
                     "\(daemon.text)")
             #expect(rig.audioTrouble.isEmpty, "\(rig.audioTrouble)")
             #expect(capture.problem == nil)
@@ -215,8 +249,11 @@ extension SystemTests {
                                            renderedThrough: stimuli.map { $0.pointers?.renderedThrough },
                                            renderedThroughAfter: stimuli.map { $0.pointersAfter?.renderedThrough },
                                            soundingAtHeardEdge: heardEdges.map { $0?.frame })
-            let scenario = TwinScenario(countdownSeconds: 3,
+            var scenario = TwinScenario(countdownSeconds: 3,
                                         kinds: .init(devicePeriodFrames: period, rampFrames: Self.rampFrames))
+            // The Outro's loop of the manifest (BoxStick.rehearsal): 0:04–0:06, a lead-in of
+            // 2 beats at 120 BPM, passes at 80, 90 and 100 %.
+            scenario.rampedLoops = [3: .init(a: 4 * rate, b: 6 * rate, leadIn: rate, speeds: [80, 90, 100])]
             let samples = capture.samples()
             let atEdges = try scenario.place(controls, edges: edges)
             let first = try TwinOutput(rig: rig, placement: atEdges, name: "twin-at-edges")
