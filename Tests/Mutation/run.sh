@@ -71,7 +71,8 @@ catch_run() {   # catch_run COMMAND LOG: the catching command in the copy; its e
   (cd "$scratch" && timeout --kill-after=60 2400 bash -c "$1") > "$2" 2>&1
 }
 failed_tests() {   # failed_tests LOG: the names of the tests that failed (a display name in quotes)
-  grep -E '^(✘|􀢄) Test ' "$1" | grep -vE '^[^ ]+ Test run ' | sed -E 's/^[^ ]+ Test ("[^"]*"|[^ ]+).*/\1/' \
+  # The box's lines carry its clock first ("[ 347.88] ✘ Test …").
+  sed -E 's/^\[ *[0-9.]+\] //' "$1" | grep -E '^(✘|􀢄) Test ' | grep -vE '^[^ ]+ Test run ' | sed -E 's/^[^ ]+ Test ("[^"]*"|[^ ]+).*/\1/' \
     | sort -u | head -6 | paste -sd ';' - | sed 's/;/; /g'
 }
 
