@@ -104,7 +104,7 @@ daemon() {   # the daemon's saves; its log lines marked by a reader of their own
   entry() {
     local i
     push
-    for ((i = 0; i < 26; i++)); do detent; wait_s 0.01; done   # 26 rows: at least to the last
+    for ((i = 0; i < 40; i++)); do detent; wait_s 0.01; done   # 33 rows: at least to the last
     for ((i = 0; i < $1; i++)); do wait_s 0.1; once "^control: turn -1 " ccw; done
   }
   # saved_parts EDIT N: the daemon's "saved: parts" line after N of them (the edit's save).
@@ -113,11 +113,12 @@ daemon() {   # the daemon's saves; its log lines marked by a reader of their own
     local n
     once "^control: press prev" tap 1        # PREV: the part from its start (paused)
     once "^control: press play" tap 0; sleep 2   # PLAY: it plays (no count-in)
-    n=$(lines "^saved: parts"); entry 9; push; saved_parts split "$n"              # Split here
-    n=$(lines "^saved: parts"); entry 3; push; push; saved_parts "a move" "$n"     # Add move, Dance
+    # BACK counts from the last entry, New class (Save to stick, Stop fade, Tap tempo, Class set before it).
+    n=$(lines "^saved: parts"); entry 13; push; saved_parts split "$n"             # Split here
+    n=$(lines "^saved: parts"); entry 7; push; push; saved_parts "a move" "$n"     # Add move, Dance
     once "^control: press loop" tap 3; sleep 1; once "^control: press loop" tap 3; sleep 1   # an A-B loop
-    n=$(lines "^saved: parts"); entry 4; push; push; saved_parts "a named loop" "$n"   # Name loop, Intro
-    n=$(lines "^saved: parts"); entry 7; push                                       # Name part: Intro…
+    n=$(lines "^saved: parts"); entry 8; push; push; saved_parts "a named loop" "$n"   # Name loop, Intro
+    n=$(lines "^saved: parts"); entry 11; push                                      # Name part: Intro…
     wait_s 0.1; once "^control: turn +1 " detent; wait_s 0.1; once "^control: turn +1 " detent
     push; saved_parts "a rename" "$n"                                                # …Chorus
     ! grep -q "^control: turn -[2-9]" /run/cut/daemon.out || { echo "power-log: a slow detent counted twice"; exit 1; }
