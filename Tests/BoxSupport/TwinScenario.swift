@@ -103,7 +103,9 @@ public struct ControlRecord: Equatable, Sendable {
 ///
 /// Modelled: PLAY from stopped or paused (with the routine's countdown) and to pause,
 /// LOOP (mark A, mark B at the current position, which wraps to A at once; the loop then
-/// wraps at B), NEXT while playing (the next part counts in from its start), encoder ±1
+/// wraps at B), NEXT while playing (the next part counts in from its start) and while paused
+/// (nothing sounds), a manifest's loop with a lead-in and a speed ramp played from its A and
+/// paused in a later pass (`rampedLoops`), encoder ±1
 /// while playing with no A–B loop, the volume (encoder ±1 while PLAY is held, "turn -1
 /// holding play": PLAY goes down before the detent and up after it; the music moves on),
 /// the speed (encoder ±1 while LOOP is held, with no A–B loop: ±5 %, the same way; or
