@@ -13,7 +13,22 @@ package final class OutputConverter {
     /// Output frames handed to the sink so far.
     package private(set) var written: Int64 = 0
 
+    /// The source rates converted: below 4 kHz a header is damaged rather than audio, and a
+    /// 1 Hz file converted to 48 kHz would make 48 000 frames of each frame read.
+    package static let sourceRates = 4_000...768_000
+    /// The channel counts mixed: more is no music file, and a decode chunk grows with them.
+    package static let sourceChannels = 1...64
+
+    /// Throws `.damaged` naming the file when its rate or channel count is outside what is converted.
+    package static func check(rate: Int, channels: Int, path: String) throws(AudioDecodeError) {
+        guard sourceChannels.contains(channels), sourceRates.contains(rate) else {
+            throw AudioDecodeError(path: path, reason: .damaged(
+                "\(channels) channels at \(rate) Hz (audio here is 1 to 64 channels at 4 000 to 768 000 Hz)"))
+        }
+    }
+
     package init(path: String, inputRate: Int, channels: Int, outputRate: Int) throws(AudioDecodeError) {
+        try Self.check(rate: inputRate, channels: channels, path: path)
         self.path = path
         self.channels = channels
         if inputRate != outputRate {

@@ -38,10 +38,7 @@ public struct SndFileDecoder: AudioDecoder {
             }
         }
         let info = file.info
-        guard info.channels > 0, info.sampleRate > 0 else {
-            throw AudioDecodeError(path: path, reason: .damaged(
-                "\(info.channels) channels at \(info.sampleRate) Hz"))
-        }
+        try OutputConverter.check(rate: info.sampleRate, channels: info.channels, path: path)
         let log = file.logInfo
         if let detail = Self.truncationInLog(log, info: info) {
             throw AudioDecodeError(path: path, reason: .truncated(detail))

@@ -88,9 +88,7 @@ public struct FFmpegDecoder: AudioDecoder {
         }
         let channels = Int(field(4, UInt32.self)), rate = Int(field(8, UInt32.self))
         let expected = field(12, Int64.self)
-        guard (1...64).contains(channels), rate > 0, rate <= 768_000 else {
-            throw AudioDecodeError(path: path, reason: .damaged("\(channels) channels at \(rate) Hz"))
-        }
+        try OutputConverter.check(rate: rate, channels: channels, path: path)
         sink.begin(expectedFrames: expectedOutputFrames(sourceFrames: expected, sourceRate: rate,
                                                         outputRate: outputRate))
         let converter = try OutputConverter(path: path, inputRate: rate, channels: channels, outputRate: outputRate)

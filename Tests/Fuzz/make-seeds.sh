@@ -32,6 +32,9 @@ ff $(tone 8000 0.1) -c:a libvorbis -q:a 0 "$snd/tone.ogg"
 ff $(tone 8000 0.1) -c:a libopus -b:a 6k "$snd/tone.opus"
 ff $(tone 8000 0.1) -c:a libmp3lame -b:a 8k "$snd/tone.mp3"
 ff $(tone 8000 0.1) -c:a libmp3lame -b:a 8k -id3v2_version 3 -metadata title=T "$snd/id3.mp3"
+# Regression: 2 000 mono frames at 1 Hz (the fuzzer's hang: 96 million frames at 48 kHz).
+{ printf 'RIFF\xc4\x0f\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x01\0\0\0\x02\0\0\0\x02\0\x10\0data\xa0\x0f\0\0'
+  head -c 4000 /dev/zero; } > "$snd/regression-1hz.wav"
 
 # FFmpeg's: MP4/M4A (index last, index first, fragmented), ALAC, a video's sound, Matroska,
 # WebM, WMA, raw ADTS AAC.

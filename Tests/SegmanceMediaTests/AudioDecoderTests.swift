@@ -181,6 +181,29 @@ import Testing
             == "unsupported format (MIDI); supported: MP3, AAC/ALAC (.m4a), WAV, FLAC, Ogg Vorbis, Opus, AIFF, WMA, the sound of MP4/MOV/MKV/WebM videos")
     }
 
+    /// A header's rate or channel count outside what is converted is refused before a frame is
+    /// decoded: 2 000 frames said to be at 1 Hz once took the fuzzer past its 10 s (96 million
+    /// frames at 48 kHz). The edges themselves decode.
+    @Test(arguments: [
+        (rate: 1, channels: 1, refused: true), (rate: 3_999, channels: 2, refused: true),
+        (rate: 4_000, channels: 1, refused: false), (rate: 768_000, channels: 2, refused: false),
+        (rate: 768_001, channels: 2, refused: true), (rate: 48_000, channels: 64, refused: false),
+        (rate: 48_000, channels: 65, refused: true),
+    ])
+    func aRateOrChannelCountNoMusicHasIsDamaged(rate: Int, channels: Int, refused: Bool) throws {
+        let dir = try temp.make()
+        let frames = 2_000
+        try TestFiles.write([Int16](repeating: 1_000, count: frames * channels), to: dir + "/odd.wav",
+                            rate: rate, channels: channels)
+        let got = reason(dir + "/odd.wav")
+        if refused {
+            #expect(got == "damaged audio file: \(channels) channels at \(rate) Hz "
+                + "(audio here is 1 to 64 channels at 4 000 to 768 000 Hz)")
+        } else {
+            #expect(got == "decoded")
+        }
+    }
+
     @Test func missingFile() throws {
         let dir = try temp.make()
         #expect(reason(dir + "/nope.wav") == "cannot read the file: file not found")
