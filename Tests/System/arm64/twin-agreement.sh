@@ -3,7 +3,13 @@
 # the CPU. The demo scenario (segmance demo-stick, Tests/Scenarios/demo.scenario) run by the
 # host's x86-64 segmance and by the arm64 one under qemu-user (qemu-aarch64-static, the arm64
 # trixie root of the box as its library prefix):
-#   - at 100 % (no stretcher): the same stick, the same frame log and the same WAV, byte for byte;
+#   - the import: each twin imports the same stick into a library of its own; what libsndfile
+#     decodes at the output rate is stored as it is, the same bytes; what soxr resamples (the
+#     stick's 44.1 kHz song) is rounded by each CPU's SIMD and fused multiply-adds (SSE
+#     against NEON) and may differ by one LSB: its difference printed and bounded by 1 LSB;
+#   - at 100 % (no stretcher), both twins playing from the same library (the x86-64 import,
+#     copied for each run), so what is compared is the render function alone: the same frame
+#     log and the same WAV, byte for byte;
 #   - with the stretcher (Tests/Scenarios/speed75.scenario: the demo stick's first routine at
 #     75 %): the difference of the two WAVs, peak and RMS in dBFS, printed and bounded by
 #     SEGMANCE_TWIN_STRETCH_BOUND_DB (the peak of the difference). The two twins link
@@ -56,12 +62,30 @@ status=0
 [ "$(wc -l < "$work/same.txt")" -eq "$(cd "$work/x86-stick" && find . -type f ! -name '*.flac' | wc -l)" ] || status=1
 verdict "demo stick: its WAVs and manifests identical" "$status" "$(wc -l < "$work/same.txt") files; FLAC not compared"
 
+# The import: each CPU's own. Files at the output rate are copied, the same bytes; a
+# resampled one may differ by rounding, at most one LSB.
+"$x86" import "$work/x86-stick" --library "$work/x86-library" > /dev/null
+run_arm import "$work/x86-stick" --library "$work/arm-library" > /dev/null
+status=0 same=0 resampled=""
+for media in "$work"/x86-library/media/*.pcm; do
+  other=$work/arm-library/media/$(basename "$media")
+  if cmp -s "$media" "$other"; then same=$((same + 1)); continue; fi
+  resampled+="${resampled:+; }$(python3 "$here/wav-difference.py" "$media" "$other" -90.3)" || status=1
+done
+verdict "import: the library's audio, resampled within 1 LSB" "$status" \
+  "$same of $(ls "$work"/x86-library/media/*.pcm | wc -l) files the same bytes${resampled:+; resampled: $resampled}"
+
+# The render function alone: both twins play from copies of the x86-64 import.
+sim() {   # sim BINARY-RUNNER NAME SCENARIO
+  rm -rf "$work/library-$2" && cp -a "$work/x86-library" "$work/library-$2"
+  $1 sim --stick "$work/x86-stick" --library "$work/library-$2" --scenario "$3" \
+    --wav "$work/$2.wav" --frames "$work/$2.txt" > /dev/null
+}
+
 # 100 %: no stretcher runs; byte for byte.
-"$x86" sim --stick "$work/x86-stick" --scenario Tests/Scenarios/demo.scenario \
-  --wav "$work/x86.wav" --frames "$work/x86.txt" > /dev/null
+sim "$x86" x86 Tests/Scenarios/demo.scenario
 t_arm=$SECONDS
-run_arm sim --stick "$work/x86-stick" --scenario Tests/Scenarios/demo.scenario \
-  --wav "$work/arm.wav" --frames "$work/arm.txt" > /dev/null
+sim run_arm arm Tests/Scenarios/demo.scenario
 echo "twin agreement: the demo under qemu-user took $((SECONDS - t_arm)) s"
 status=0; cmp -s "$work/x86.txt" "$work/arm.txt" || status=$?
 verdict "frame log, demo, byte for byte" "$status" "$(wc -l < "$work/x86.txt") lines"
@@ -69,10 +93,8 @@ status=0; cmp -s "$work/x86.wav" "$work/arm.wav" || status=$?
 verdict "WAV, demo at 100 %, byte for byte" "$status" "$(stat -c %s "$work/x86.wav") bytes"
 
 # 75 %: the stretcher runs; the difference stated and bounded.
-"$x86" sim --stick "$work/x86-stick" --scenario Tests/Scenarios/speed75.scenario \
-  --wav "$work/x86-75.wav" --frames "$work/x86-75.txt" > /dev/null
-run_arm sim --stick "$work/x86-stick" --scenario Tests/Scenarios/speed75.scenario \
-  --wav "$work/arm-75.wav" --frames "$work/arm-75.txt" > /dev/null
+sim "$x86" x86-75 Tests/Scenarios/speed75.scenario
+sim run_arm arm-75 Tests/Scenarios/speed75.scenario
 status=0; cmp -s "$work/x86-75.txt" "$work/arm-75.txt" || status=$?
 verdict "frame log, 75 %, byte for byte" "$status"
 status=0

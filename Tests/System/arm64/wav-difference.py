@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 """wav-difference.py A.wav B.wav BOUND_DB: the sample-wise difference of two 16-bit WAVs of
 the same length, its peak and RMS in dBFS (full scale 32768), and the count of samples that
-differ. Exits 1 when the peak exceeds BOUND_DB, or the files differ in format or length."""
+differ. Exits 1 when the peak exceeds BOUND_DB, or the files differ in format or length.
+Files named .pcm are read as raw 16-bit little-endian samples (the library's media files)."""
 import math, sys, wave
 from array import array
 
-a, b = (wave.open(p) for p in sys.argv[1:3])
+def samples(path):
+    out = array("h")
+    if path.endswith(".pcm"):
+        with open(path, "rb") as f:
+            out.frombytes(f.read())
+        return ("pcm",), out
+    w = wave.open(path)
+    if w.getsampwidth() != 2:
+        return w.getparams()[:4], None
+    out.frombytes(w.readframes(w.getnframes()))
+    return w.getparams()[:3], out
+
+(pa, x), (pb, y) = (samples(p) for p in sys.argv[1:3])
 bound = float(sys.argv[3])
-if a.getparams()[:3] != b.getparams()[:3] or a.getsampwidth() != 2 or a.getnframes() != b.getnframes():
-    print(f"format or length differs: {a.getparams()[:4]} vs {b.getparams()[:4]}")
+if pa != pb or x is None or y is None or len(x) != len(y):
+    print(f"format or length differs: {pa} vs {pb}")
     sys.exit(1)
-x, y = array("h"), array("h")
-x.frombytes(a.readframes(a.getnframes()))
-y.frombytes(b.readframes(b.getnframes()))
 peak = total = differing = 0
 for u, v in zip(x, y):
     d = u - v
