@@ -76,7 +76,19 @@ for dev in "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP" /sys/class/i2c-dev/i2
          && grep -A1 '^Device node permission:' <<< "$out" | grep -q '0660'; } \
     || { echo "$out" | tail -20; fail "udev does not give $dev to its group"; }
 done
-setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "$SEGMANCE_BOX_GPIO_CHIP" > /dev/null \
+# gpiod 2's gpioinfo (trixie) takes the chip with -c (its arguments are line names); 1.6's as an argument.
+chip=("$SEGMANCE_BOX_GPIO_CHIP")
+if gpioinfo --help 2>&1 | grep -q -- '--chip'; then chip=(-c "$SEGMANCE_BOX_GPIO_CHIP"); fi
+# bookworm's udevadm test (systemd 252) also set the nodes' group; trixie's (257) leaves them
+# root's: there the rules are applied for real, by a udevd started for it when none runs.
+if ! setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "${chip[@]}" > /dev/null 2>&1; then
+  echo "package: udevadm test left /dev/$SEGMANCE_BOX_GPIO_CHIP root's: the rules applied by udevd"
+  started=0
+  pgrep -x systemd-udevd > /dev/null || { /lib/systemd/systemd-udevd --daemon && started=1; }
+  udevadm trigger --action=add --settle "/sys/bus/gpio/devices/$SEGMANCE_BOX_GPIO_CHIP" /sys/class/i2c-dev/i2c-0
+  [ "$started" = 0 ] || udevadm control --exit
+fi
+setpriv --reuid=segmance --regid=segmance --init-groups gpioinfo "${chip[@]}" > /dev/null \
   || fail "user segmance cannot open /dev/$SEGMANCE_BOX_GPIO_CHIP"
 setpriv --reuid=segmance --regid=segmance --init-groups i2cdetect -y -r 0 0x27 0x27 > /dev/null \
   || fail "user segmance cannot open /dev/i2c-0"

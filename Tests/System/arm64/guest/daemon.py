@@ -82,7 +82,7 @@ class LCD(threading.Thread):
         self.start()
 
     def run(self):
-        pattern = re.compile(rb"smbus_write: i2c-0 a=027 f=0000 c=([0-9a-f]{2})")
+        pattern = re.compile(rb"smbus_write: i2c-0 a=027 f=0000 c=([0-9a-f]{1,2})")
         buf = b""
         while True:
             data = self.pipe.read(65536)
