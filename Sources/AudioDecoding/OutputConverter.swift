@@ -23,7 +23,8 @@ package final class OutputConverter {
     package static func check(rate: Int, channels: Int, path: String) throws(AudioDecodeError) {
         guard sourceChannels.contains(channels), sourceRates.contains(rate) else {
             throw AudioDecodeError(path: path, reason: .damaged(
-                "\(channels) channels at \(rate) Hz (audio here is 1 to 64 channels at 4 000 to 768 000 Hz)"))
+                "\(channels) channel\(channels == 1 ? "" : "s") at \(rate) Hz "
+                    + "(audio here is 1 to 64 channels at 4 000 to 768 000 Hz)"))
         }
     }
 

@@ -197,7 +197,7 @@ import Testing
                             rate: rate, channels: channels)
         let got = reason(dir + "/odd.wav")
         if refused {
-            #expect(got == "damaged audio file: \(channels) channels at \(rate) Hz "
+            #expect(got == "damaged audio file: \(channels) channel\(channels == 1 ? "" : "s") at \(rate) Hz "
                 + "(audio here is 1 to 64 channels at 4 000 to 768 000 Hz)")
         } else {
             #expect(got == "decoded")
