@@ -183,7 +183,7 @@ import Testing
         through[8] = third + 192_000 + 512
         let edges = TwinScenario.Edges(captureOnset: 96_000, renderedThrough: through)
         let placement = try scenario.place(records, edges: edges)
-        #expect(placement.controlFrames[6...8] == [722_048 + 48_000, start, third])
+        #expect(placement.controlFrames[6...8] == [Int64(722_048 + 48_000), start, third])
         let (output, _) = try Rig().run(placement.text)
         #expect(output.finalState.partIndex == 2)
         #expect(output.finalState.transport == .paused)
@@ -278,7 +278,7 @@ import Testing
         // part positions (what `place` takes from `Edges.soundingAtHeardEdge`).
         #expect(third.heardFrames == [nil, 336_000, 432_000, nil, Int64(576_000 + 144_000 + 48_000), nil])
         var heardAt = third
-        heardAt.edgePositions = [nil, 96_000 - 100, 192_000 + 50, nil, 48_000, nil]
+        heardAt.edgePositions = [nil, Int64(96_000 - 100), Int64(192_000 + 50), nil, 48_000, nil]
         let near = EdgeAgreement(records: records, placement: heardAt,
                                  edges: .init(captureOnset: 100_000, renderedThrough: frontier),
                                  comparison: comparison, tolerance: 512)

@@ -49,8 +49,8 @@ import Testing
         store.send(.audio(AudioReport(epoch: e, .partEnded)), [
             .audio(.load(part.playable), epoch: e + 1),
             .audio(.setLoop(nil), epoch: e + 1), .audio(.setNext(nil), epoch: e + 1),
-            .audio(.playAfter(silence: 3 * 48_000, from: 0, countdown: 0, countIn: nil), epoch: e + 2),
-            .audio(.announce("Next: Salsa", within: 3 * 48_000), epoch: e + 2),
+            .audio(.playAfter(silence: FramePosition(3 * 48_000), from: 0, countdown: 0, countIn: nil), epoch: e + 2),
+            .audio(.announce("Next: Salsa", within: FramePosition(3 * 48_000)), epoch: e + 2),
             F.resume(F.salsa, 1),
         ]) {
             $0.classRun = ClassRun(set: 0, track: 1, gapUntil: $0.now + 3_000_000_000)

@@ -67,7 +67,7 @@ import Testing
     @Test func aTapLongAfterTheLastOrBeforeItStartsTheTapsAgain() {
         var store = store()
         store.state.menu = Menu(page: .tapping, taps: [100_000, 124_000])
-        store.send(.heard(124_000 + 3 * 48_000 + 1)) { $0.heard = 124_000 + 3 * 48_000 + 1 }
+        store.send(.heard(FramePosition(124_000 + 3 * 48_000 + 1))) { $0.heard = 124_000 + 3 * 48_000 + 1 }
         store.send(.buttonPressed(.loop)) {
             $0.heard = nil
             $0.menu = Menu(page: .tapping, taps: [124_000 + 3 * 48_000 + 1])

@@ -77,7 +77,7 @@ import SegmanceCore
         ("1.0 latency -5", "s.txt:1: latency needs a number of frames from 0 on, e.g. 'latency 2048'"),
         ("2.0 tap play\n1.0 tap play", "s.txt:2: time 1.0 is before the previous line's"),
         ("1.0", "s.txt:1: an action is missing after the time"),
-    ])
+    ] as [(String, String)])
     func errorsNameTheFileAndLine(text: String, message: String) {
         #expect(throws: ScenarioError.self) { try Scenario(parsing: text, file: "s.txt") }
         do {
