@@ -43,6 +43,9 @@ public struct SndFileDecoder: AudioDecoder {
         if let detail = Self.truncationInLog(log, info: info) {
             throw AudioDecodeError(path: path, reason: .truncated(detail))
         }
+        if case .audio("Ogg") = sniff, let detail = OggTail.truncation(path) {
+            throw AudioDecodeError(path: path, reason: .truncated(detail))
+        }
         sink.begin(expectedFrames: expectedOutputFrames(sourceFrames: info.frames, sourceRate: info.sampleRate,
                                                         outputRate: outputRate))
         let frames: Int64

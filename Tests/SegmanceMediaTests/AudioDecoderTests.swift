@@ -153,6 +153,23 @@ import Testing
         #expect(reason(path).hasPrefix("truncated file: "))
     }
 
+    /// An Ogg file whose last page does not end the stream was cut short (libsndfile 1.2.2
+    /// takes the last whole page as its end and says nothing): here the flag is cleared on an
+    /// otherwise whole file, so only the last page's header says it.
+    @Test func anOggStreamWithoutItsEndOfStreamPageIsTruncated() throws {
+        let dir = try temp.make()
+        let path = dir + "/cut.ogg"
+        try TestFiles.write(TestFiles.noise16(frames: 48_000).map { $0 / 8 }, to: path, format: .oggVorbis)
+        #expect(reason(path) == "decoded")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let last = try #require((0...(bytes.count - 27)).last { bytes[$0..<($0 + 4)].elementsEqual("OggS".utf8) })
+        try #require(bytes[last + 5] & 0x04 != 0, "the writer ends the stream")
+        bytes[last + 5] &= ~0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        // libsndfile 1.2.0 (bookworm) says it first ("before its end marker"), 1.2.2 does not.
+        #expect(reason(path).hasPrefix("truncated file: the stream ends before its "), "\(reason(path))")
+    }
+
     @Test func headerOnlyWavIsDamaged() throws {
         let dir = try temp.make()
         try TestFiles.tone(dir + "/h.wav")
