@@ -317,9 +317,11 @@ struct RewindTests {
         let handed = engine.framesHanded
         let reports = engine.takeReports()
         engine.stop(drain: false)
-        // Waking for positions, it was one a whole second, 4 or more in these 3.5 s.
+        // Waking for positions, it was one a whole second, 4 or more in these 3.5 s. A report
+        // other than a position (an underrun on a loaded machine) is worth its wake.
+        let waking = reports.filter { if case .position = $0.kind { false } else { true } }
         #expect(wakes >= 1, "the start wakes it")
-        #expect(wakes <= 2, "\(wakes) wakes in \(handed) frames")
+        #expect(wakes <= 2 + UInt64(waking.count), "\(wakes) wakes in \(handed) frames; reports that wake: \(waking)")
         let positions = reports.filter { if case .position = $0.kind { true } else { false } }
         #expect(positions.count >= 25, "positions reach the control side all the same")
     }
