@@ -16,12 +16,10 @@ enum OggTail {
         let start = size > UInt64(window) ? size - UInt64(window) : 0
         guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return nil }
         let tail = [UInt8](data)
-        // The last page header whose page fits in what was read.
-        var at = tail.count - 27
-        while at >= 0 {
-            defer { at -= 1 }
-            guard tail[at] == 0x4F, tail[at + 1] == 0x67, tail[at + 2] == 0x67, tail[at + 3] == 0x53,
-                  tail[at + 4] == 0 else { continue }
+        // The last page header in what was read ("OggS", version 0).
+        for at in stride(from: tail.count - 27, through: 0, by: -1)
+        where tail[at] == 0x4F && tail[at + 1] == 0x67 && tail[at + 2] == 0x67 && tail[at + 3] == 0x53
+            && tail[at + 4] == 0 {
             let segments = Int(tail[at + 26])
             guard at + 27 + segments <= tail.count else { return "the stream ends inside its last page" }
             let body = tail[(at + 27)..<(at + 27 + segments)].reduce(0) { $0 + Int($1) }

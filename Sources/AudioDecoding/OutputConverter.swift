@@ -23,9 +23,15 @@ package final class OutputConverter {
     package static func check(rate: Int, channels: Int, path: String) throws(AudioDecodeError) {
         guard sourceChannels.contains(channels), sourceRates.contains(rate) else {
             throw AudioDecodeError(path: path, reason: .damaged(
-                "\(channels) channel\(channels == 1 ? "" : "s") at \(rate) Hz "
-                    + "(audio here is 1 to 64 channels at 4 000 to 768 000 Hz)"))
+                "\(channels) channel\(channels == 1 ? "" : "s") at \(rate) Hz (audio here is "
+                    + "\(sourceChannels.lowerBound) to \(sourceChannels.upperBound) channels at "
+                    + "\(spaced(sourceRates.lowerBound)) to \(spaced(sourceRates.upperBound)) Hz)"))
         }
+    }
+
+    /// `n` with its thousands apart: 768 000.
+    private static func spaced(_ n: Int) -> String {
+        n < 1_000 ? "\(n)" : spaced(n / 1_000) + " " + String(String(n % 1_000 + 1_000).dropFirst())
     }
 
     package init(path: String, inputRate: Int, channels: Int, outputRate: Int) throws(AudioDecodeError) {
