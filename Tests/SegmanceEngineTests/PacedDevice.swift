@@ -98,6 +98,14 @@ struct PacedTruth {
         }
     }
 
+    /// Underruns and short fetches inside the stream: before `end`, the frames the engine
+    /// handed in all. At `end` the device ran dry after the render thread's last period and
+    /// before `stop(drain:)` began its drain (a control side delayed by a loaded machine:
+    /// the default buffer is 32 ms at a quarter pace): everything written had played.
+    func gaps(before end: Int64) -> (xruns: [Int64], shorts: [Int64]) {
+        (xruns.filter { $0 < end }, shorts.filter { $0 < end })
+    }
+
     /// The stream frame the device was playing at CLOCK_MONOTONIC `time` (ns): from the
     /// start in force, at the device's rate. Nil before the first start.
     func frame(at time: Int64) -> Int64? {
