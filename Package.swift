@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "SegmanceScreen", dependencies: ["SegmanceCore"]),
         // The render function shared by the real-time thread and the twin, and the audio
         // contract (`AudioEngine`: commands in, reports out) both audio sides implement.
-        .target(name: "SegmanceAudio", dependencies: ["SegmanceCore", "RubberBand"]),
+        .target(name: "SegmanceAudio", dependencies: [
+            "SegmanceCore", "RubberBand", .product(name: "Atomics", package: "swift-atomics"),
+        ]),
 
         // C libraries, each wrapped once.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",

@@ -56,6 +56,18 @@ public final class TimeStretcher {
 
     deinit { rubberband_delete(handle.state) }
 
+    /// The library version the project was built against (`RUBBERBAND_VERSION`).
+    public static let libraryVersion: String = RUBBERBAND_VERSION
+
+    /// Whether `Handle.reset` calls the heap: from Rubber Band 3.2 on, an R3 stretcher's
+    /// reset frees and makes again its bin classifier's queue (3.1 kept the old entries). The
+    /// ratio may then also be set after the reset with the same result (3.2 takes the hop of a
+    /// reset stretcher from the first ratio it is given), so a reset can be done ahead of time.
+    public static let resetCallsTheHeap: Bool = {
+        let parts = libraryVersion.split(separator: ".").map { Int($0) ?? 0 }
+        return (parts.first ?? 0, parts.count > 1 ? parts[1] : 0) >= (3, 2)
+    }()
+
     /// The real-time calls on a stretcher owned by a `TimeStretcher`: valid while it lives.
     /// None of them allocates once the stretcher has run at the ratios it will see.
     public struct Handle: @unchecked Sendable {

@@ -41,6 +41,10 @@ public struct RenderConfig: Equatable, Sendable {
     /// (`RealtimeAudioEngine`); a ring shorter than the buffer leaves a command that comes
     /// just after a refill unable to rewind.
     public var stretchRingFrames = StretchPool.defaultRingFrames
+    /// Stretchers reset ahead of a stream's start (`StretchPool.spares`, ~2 MB each): where
+    /// a reset calls the heap (Rubber Band 3.2 on, `StretchPool.defaultSpares`), none
+    /// where it does not. Tests set it to run the spares with any library.
+    public var stretchSpares = StretchPool.defaultSpares
 
     /// Defaults for 48 kHz: 5 ms ramps and crossfades, a position report every 100 ms,
     /// a 30 ms 1 kHz tick and a louder 2 kHz accent.

@@ -20,6 +20,9 @@ extension Renderer {
     public mutating func playedSpanInPlace(at index: Int) -> PlayedSpan { playedSpan(at: index) }
     /// `snapshot()`, taken in place (the snapshot itself is a copy of the state, as it must be).
     public mutating func snapshotInPlace() -> RenderSnapshot { snapshot() }
+    /// Spares the stream starts have taken so far (`StretchPool.sparesTaken`), read in place:
+    /// the render thread wakes the control side to reset them.
+    public mutating func sparesTakenInPlace() -> Int { state.pool.sparesTaken }
     /// `stretchGuardFrames(before:)`, read in place.
     public mutating func stretchGuardFramesInPlace(before next: RenderCommand?) -> Int {
         stretchGuardFrames(before: next)

@@ -127,7 +127,8 @@ public struct Renderer: ~Copyable {
         reportStorage = .allocate(capacity: capacity)
         let made = deferringStretchers ? nil : StretchStorage.make(count: Self.stretchVoices(config), sampleRate: rate,
                                                                    engine: Self.stretchEngine,
-                                                                   ringFrames: config.stretchRingFrames)
+                                                                   ringFrames: config.stretchRingFrames,
+                                                                   spares: config.stretchSpares)
         stretch = made
         let pool = made?.pool ?? .empty
         historyStorage = .allocate(capacity: Self.historyCapacity)
@@ -162,7 +163,7 @@ public struct Renderer: ~Copyable {
     /// made. Allocates: call off the render thread.
     public static func makeStretchers(sampleRate: Int, config: RenderConfig) -> StretchStorage? {
         StretchStorage.make(count: stretchVoices(config), sampleRate: max(1, sampleRate), engine: stretchEngine,
-                            ringFrames: config.stretchRingFrames)
+                            ringFrames: config.stretchRingFrames, spares: config.stretchSpares)
     }
 
     /// Hands the renderer its stretch voices (made with `makeStretchers` by the owner, who

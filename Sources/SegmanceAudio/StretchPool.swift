@@ -1,3 +1,4 @@
+import Atomics
 import RubberBand
 
 /// What fully determines a stretched stream: the PCM, the source frame its output frame 0
@@ -35,7 +36,7 @@ struct StretchSlot: @unchecked Sendable {
 
 /// One Rubber Band stretcher of a pool, and the slot whose stream it runs (-1: none).
 struct StretchEngine: @unchecked Sendable {
-    let stretcher: TimeStretcher.Handle
+    var stretcher: TimeStretcher.Handle
     var owner: Int32 = -1
 }
 
@@ -65,6 +66,26 @@ public struct StretchPool: @unchecked Sendable {
 
     /// Stretchers a pool has at most: the main voice's stream and a loop's next pass.
     public static let engines = 2
+    /// Spare stretchers, where a reset calls the heap: the starts of one refill before the
+    /// control side, woken, resets the ones they swapped out. A command's start and a loop's
+    /// next pass started ahead of each seam: a 10,000-frame loop at 150 % has two seams in a
+    /// refill of a sixth of a second (with two spares, `RewindTests` under load saw one start
+    /// find none clean).
+    public static let spareCount = 3
+    /// The spares a pool keeps unless told: `spareCount` where the library's reset calls the
+    /// heap, none where it does not.
+    public static let defaultSpares = TimeStretcher.resetCallsTheHeap ? spareCount : 0
+    /// The Rubber Band version built against, for messages.
+    public static let library = "Rubber Band \(TimeStretcher.libraryVersion)"
+
+    /// Where a reset calls the heap (`TimeStretcher.resetCallsTheHeap`), a stream starts on
+    /// a spare stretcher reset ahead of time (`spares`): the start swaps it with the engine's
+    /// and leaves that one to be reset, which the control side does
+    /// (`StretchStorage.resetUsedSpares`), or the start itself when no control side does
+    /// (the twin, a warm-up). With no spare clean, the start resets the engine's own
+    /// stretcher (`resetsAtStart` counts those). No spares where a reset does not call the
+    /// heap: the start resets in place.
+    let spares: StretcherSpares
 
     let slots: UnsafeMutablePointer<StretchSlot>
     /// The stretch voices (slots).
@@ -74,16 +95,18 @@ public struct StretchPool: @unchecked Sendable {
     public let engineCount: Int
     /// Deinterleaved scratch: input left/right, output left/right, `block · 4` each.
     let scratch: UnsafeMutablePointer<Float>
-    /// Two counters: [0] the frames a voice played as silence for want of a stretcher (every
+    /// Four counters: [0] the frames a voice played as silence for want of a stretcher (every
     /// one held by a stream that needs it: 0 unless more streams need one at once than there
-    /// are), [1] the blocks fed to the stretchers (`pump`), for tests of where the work falls.
+    /// are), [1] the blocks fed to the stretchers (`pump`), for tests of where the work falls,
+    /// [2] `resetsAtStart`, [3] `sparesTaken`.
     let counters: UnsafeMutablePointer<Int>
     /// Output frames kept per stream: how far back a rewind can read a stream again
     /// (`RenderConfig.stretchRingFrames`).
     var ringFrames = Int64(StretchPool.defaultRingFrames)
 
     /// No stretch voices: the speed stays 100 %.
-    public static let empty = StretchPool(slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
+    public static let empty = StretchPool(spares: .none,
+                                          slots: UnsafeMutablePointer(bitPattern: 16)!, count: 0,
                                           engines: UnsafeMutablePointer(bitPattern: 16)!, engineCount: 0,
                                           scratch: UnsafeMutablePointer(bitPattern: 16)!,
                                           counters: UnsafeMutablePointer(bitPattern: 16)!)
@@ -92,6 +115,11 @@ public struct StretchPool: @unchecked Sendable {
     public var starvedFrames: Int { count == 0 ? 0 : counters[0] }
     /// Blocks fed to the stretchers so far (`counters`).
     public var pumpedBlocks: Int { count == 0 ? 0 : counters[1] }
+    /// Streams started on a stretcher reset by the start itself, where spares are kept: none
+    /// was clean (`counters`).
+    public var resetsAtStart: Int { count == 0 ? 0 : counters[2] }
+    /// Spares the stream starts have taken so far (`counters`, the render side's).
+    public var sparesTaken: Int { count == 0 ? 0 : counters[3] }
 
     /// Whether there are no stretch voices.
     public var isEmpty: Bool { count == 0 }
@@ -102,6 +130,8 @@ public struct StretchPool: @unchecked Sendable {
         if count > 0 {
             counters[0] = 0
             counters[1] = 0
+            counters[2] = 0
+            counters[3] = 0
         }
         var i = 0
         while i < count {
@@ -135,8 +165,9 @@ public struct StretchPool: @unchecked Sendable {
     /// frames before the origin (its start pad) so that after its start delay, output
     /// frame 0 is the origin's audio. False (nothing started) when no stretcher is free of
     /// `protected`.
+    /// `inPlace`: reset the engine's own stretcher, spares or not (the warm-up).
     @discardableResult
-    func start(_ i: Int, _ key: StreamKey, clock: Int64, protected: UInt32 = 0) -> Bool {
+    func start(_ i: Int, _ key: StreamKey, clock: Int64, protected: UInt32 = 0, inPlace: Bool = false) -> Bool {
         let e = engine(for: i, protected: protected)
         guard e >= 0 else { return false }
         let s = slots + i
@@ -144,11 +175,7 @@ public struct StretchPool: @unchecked Sendable {
         if previous >= 0 && Int(previous) != i { slots[Int(previous)].engine = -1 }
         engines[e].owner = Int32(i)
         s.pointee.engine = Int32(e)
-        let h = engines[e].stretcher
-        // The ratio before the reset: set after it, R3 glides from the previous stream's
-        // ratio and the samples would depend on what the slot played before.
-        h.setTimeRatio(100.0 / Double(key.speed))
-        h.reset()
+        let h = fresh(e, ratio: 100.0 / Double(key.speed), inPlace: inPlace)
         s.pointee.key = key
         s.pointee.valid = true
         s.pointee.fed = key.origin &- Int64(h.startPad)
@@ -156,6 +183,33 @@ public struct StretchPool: @unchecked Sendable {
         s.pointee.skip = h.startDelay
         s.pointee.started = clock
         return true
+    }
+
+    /// Engine `e`'s stretcher, reset and set to `ratio`: a clean spare swapped in where spares
+    /// are kept, else its own reset here.
+    private func fresh(_ e: Int, ratio: Double, inPlace: Bool) -> TimeStretcher.Handle {
+        if spares.count == 0 || inPlace {
+            let h = engines[e].stretcher
+            // The ratio before the reset: set after it, Rubber Band 3.1's R3 glides from the
+            // previous stream's ratio and the samples would depend on what the slot played.
+            h.setTimeRatio(ratio)
+            h.reset()
+            return h
+        }
+        let k = spares.next()
+        if k < 0 {
+            counters[2] &+= 1
+            StretcherSpares.reset(engines[e].stretcher)
+        } else {
+            let taken = spares.stretchers[k]
+            spares.stretchers[k] = engines[e].stretcher
+            engines[e].stretcher = taken
+            spares.release(k)
+            counters[3] &+= 1
+        }
+        let h = engines[e].stretcher
+        h.setTimeRatio(ratio)
+        return h
     }
 
     /// Feeds one block to slot `i` (which has a stretcher) and moves its output to the ring.
@@ -282,7 +336,22 @@ public final class StretchStorage: @unchecked Sendable {
     /// later stream can be mistaken for one of them. Not while a renderer uses them.
     public func forgetStreams() { pool.invalidate() }
 
+    /// Lets the control side reset the spares a start swapped out (`resetUsedSpares`), from
+    /// now on: call before the pool goes to the render thread.
+    public func resetSparesOnTheControlSide() {
+        if pool.spares.count > 0 { pool.spares.mode[0] = 1 }
+    }
+
+    /// Resets the spares the render side swapped out since the last call (the control side,
+    /// often enough that one is clean at each start); returns how many.
+    @discardableResult
+    public func resetUsedSpares() -> Int { pool.spares.resetUsed() }
+
+    /// Spare stretchers kept (`StretchPool.spares`).
+    public var spareCount: Int { pool.spares.count }
+
     deinit {
+        pool.spares.free()
         for i in 0..<pool.count { pool.slots[i].ring.deallocate() }
         pool.slots.deinitialize(count: pool.count)
         pool.slots.deallocate()
@@ -298,14 +367,20 @@ public final class StretchStorage: @unchecked Sendable {
     /// when a stretcher cannot be created (the renderer then stays at 100 %). Allocates: call
     /// off the render thread.
     /// `ringFrames`: output frames kept per stream (`RenderConfig.stretchRingFrames`).
+    /// `spares`: stretchers reset ahead of a start (`StretchPool.spares`): where a reset calls
+    /// the heap.
     public static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine,
-                            ringFrames: Int = StretchPool.defaultRingFrames) -> StretchStorage? {
-        make(count: count, sampleRate: sampleRate, engine: engine, engines: StretchPool.engines, ringFrames: ringFrames)
+                            ringFrames: Int = StretchPool.defaultRingFrames,
+                            spares: Int = StretchPool.defaultSpares)
+        -> StretchStorage? {
+        make(count: count, sampleRate: sampleRate, engine: engine, engines: StretchPool.engines, ringFrames: ringFrames,
+             spares: spares)
     }
 
     /// As above with up to `engines` stretchers (a test compares one per slot with the pool's).
     static func make(count: Int, sampleRate: Int, engine: TimeStretcher.Engine, engines: Int,
-                     ringFrames: Int = StretchPool.defaultRingFrames) -> StretchStorage? {
+                     ringFrames: Int = StretchPool.defaultRingFrames,
+                     spares: Int = StretchPool.defaultSpares) -> StretchStorage? {
         let ringFrames = max(StretchPool.block * 2, ringFrames)
         guard count > 0 else { return nil }
         var made: [TimeStretcher] = []
@@ -315,6 +390,12 @@ public final class StretchStorage: @unchecked Sendable {
             made.append(s)
         }
         guard !made.isEmpty else { return nil }
+        var spare: [TimeStretcher] = []
+        for _ in 0..<max(0, spares) {
+            guard let s = try? TimeStretcher(sampleRate: sampleRate, engine: engine, maxBlock: StretchPool.block)
+            else { return nil }
+            spare.append(s)
+        }
         let slots = UnsafeMutablePointer<StretchSlot>.allocate(capacity: count)
         for i in 0..<count {
             let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringFrames * 2)
@@ -325,11 +406,12 @@ public final class StretchStorage: @unchecked Sendable {
         for (e, s) in made.enumerated() { (engines + e).initialize(to: StretchEngine(stretcher: s.handle)) }
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: StretchPool.block * 10)
         scratch.initialize(repeating: 0, count: StretchPool.block * 10)
-        let counters = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-        counters.initialize(repeating: 0, count: 2)
-        let pool = StretchPool(slots: slots, count: count, engines: engines, engineCount: made.count, scratch: scratch,
+        let counters = UnsafeMutablePointer<Int>.allocate(capacity: 4)
+        counters.initialize(repeating: 0, count: 4)
+        let pool = StretchPool(spares: StretcherSpares.make(spare.map(\.handle)), slots: slots, count: count,
+                               engines: engines, engineCount: made.count, scratch: scratch,
                                counters: counters, ringFrames: Int64(ringFrames))
-        let storage = StretchStorage(stretchers: made, pool: pool)
+        let storage = StretchStorage(stretchers: made + spare, pool: pool)
         guard storage.warmUp() else { return nil }
         return storage
     }
@@ -355,21 +437,37 @@ public final class StretchStorage: @unchecked Sendable {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             noise[j] = Int16(truncatingIfNeeded: seed >> 16) / 4
         }
+        warmEngines(noise, frames: noiseFrames)
+        // The spares too, a round at a time in the engines' places, then all reset (clean).
+        var next = 0
+        while next < pool.spares.count {
+            var e = 0
+            while e < pool.engineCount && next < pool.spares.count {
+                swap(&pool.spares.stretchers[next], &pool.engines[e].stretcher)
+                next += 1
+                e += 1
+            }
+            warmEngines(noise, frames: noiseFrames)
+        }
+        pool.spares.makeAllClean()
+        pool.invalidate()
+        return true
+    }
+
+    /// Slot i starts on engine i (each slot's own first, then a free one), reset in place.
+    private func warmEngines(_ noise: UnsafeMutablePointer<Int16>, frames noiseFrames: Int) {
         for i in 0..<pool.count {
             pool.slots[i].engine = -1
             pool.slots[i].valid = false
         }
         for e in 0..<pool.engineCount { pool.engines[e].owner = -1 }
-        // Slot i starts on stretcher i (each slot's own first, then a free one).
         for i in 0..<pool.engineCount {
             for speed: Int32 in [50, 150, 75] {
                 pool.start(
                     i, StreamKey(base: UnsafePointer(noise), frames: Int64(noiseFrames), origin: 0, speed: speed),
-                           clock: 0)
+                           clock: 0, inPlace: true)
                 _ = pool.frame(i, Int64(noiseFrames) * Int64(speed) / 100)
             }
         }
-        pool.invalidate()
-        return true
     }
 }

@@ -302,9 +302,11 @@ public final class RealtimeAudioEngine: AudioEngine {
         return handOff.holds(queued)
     }
 
-    /// When the worker is done (or, with `wait`, once it is): takes its stretchers, then hands
-    /// the waiting commands to the render side, the stretchers with the first speed change.
+    /// Resets the spare stretchers the render side swapped out; when the worker is done (or,
+    /// with `wait`, once it is): takes its stretchers, then hands the waiting commands to the
+    /// render side, the stretchers with the first speed change.
     private func takeStretchers(wait: Bool) {
+        handOff.resetUsedSpares()
         let held = handOff.takeReady(wait: wait)
         logLines += handOff.takeLog()
         for queued in held { enqueue(attachingStretchers(queued)) }
@@ -348,6 +350,13 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// once the speed has left 100 % and the worker is done, or `prepareStretchers()` was
     /// called; 0 before).
     public var stretchVoices: Int { handOff.stretchers?.pool.count ?? 0 }
+
+    /// Spare stretchers kept (`StretchPool.spares`: where a reset calls the heap).
+    public var stretchSpares: Int { handOff.stretchers?.spareCount ?? 0 }
+
+    /// Stream starts that found no spare clean and reset a stretcher on the render thread
+    /// (`StretchPool.resetsAtStart`). Read after `stop`: the render thread counts them.
+    public var stretchResetsAtStart: Int { handOff.stretchers?.pool.resetsAtStart ?? 0 }
 
     /// Whether the worker is making the stretchers (commands wait for them meanwhile).
     public var isMakingStretchers: Bool { handOff.isMaking }

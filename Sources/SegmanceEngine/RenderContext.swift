@@ -33,6 +33,8 @@ struct RenderContext<Probe: RenderProbe>: ~Copyable {
     /// With rewinds: the renderer's state at each of the last `snapshotCount` chunk
     /// boundaries, slot `(boundary / periodFrames) % snapshotCount`.
     let snapshots: UnsafeMutablePointer<RenderSnapshot>
+    /// The stretch pool's spares taken when the control side was last woken for them.
+    var sparesSeen = 0
     let snapshotCount: Int
     /// With rewinds: reports of frames that may still be rendered again, oldest first,
     /// held until the device has played up to the guard before them.
@@ -116,6 +118,16 @@ extension RenderContext {
     /// Wakes the control side (its eventfd).
     func wake() {
         EventDescriptor.signal(shared.pointee.wakeFD)
+    }
+
+    /// Whether stream starts took spare stretchers since the last call: the control side is
+    /// woken to reset them (`RealtimeAudioEngine.takeReports`) before the next starts.
+    @inline(__always)
+    mutating func sparesWereTaken() -> Bool {
+        let taken = renderer.sparesTakenInPlace()
+        if taken == sparesSeen { return false }
+        sparesSeen = taken
+        return true
     }
 
     /// Whether a report just pushed is worth waking the control side for: anything but a

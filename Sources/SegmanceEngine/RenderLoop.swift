@@ -59,7 +59,7 @@ extension RenderContext {
                 pushed = handedOver(through: clock, delay: delay) || pushed
                 pending = false
             }
-            if pushed { wake() }
+            if sparesWereTaken() || pushed { wake() }
         }
     }
 

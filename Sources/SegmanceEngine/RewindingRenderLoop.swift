@@ -148,7 +148,7 @@ extension RenderContext {
         settledFloor = settled
         pushed = release(before: settled) || pushed
         pushed = publishPosition(settled: settled) || pushed
-        if pushed { wake() }
+        if sparesWereTaken() || pushed { wake() }
         return millisecondsUntilNextWake(settled: settled, clock: clock)
     }
 

@@ -102,6 +102,7 @@ struct StretcherHandOff {
     /// Keeps the voices made (by the worker or here), or notes that they could not be.
     private mutating func adopt(_ made: StretchStorage?, reason: String, nanoseconds: Int64, note: String = "") {
         if let made {
+            made.resetSparesOnTheControlSide()
             stretchers = made
             lines.append("audio: \(reason): \(made.pool.engineCount) stretchers made for \(made.pool.count) voices "
                 + "and warmed up in \(nanoseconds / 1_000_000) ms\(note)")
@@ -112,6 +113,10 @@ struct StretcherHandOff {
             }
         }
     }
+
+    /// Resets the spare stretchers the render side swapped out at its stream starts (so that
+    /// a reset, which calls the heap from Rubber Band 3.2 on, never runs on the render thread).
+    func resetUsedSpares() { stretchers?.resetUsedSpares() }
 
     /// Waits for a worker still making voices (the engine is going).
     func waitForWorker() { maker?.wait() }

@@ -23,11 +23,13 @@ struct RewindTests {
         try engine(run, probe: RenderThreadProbe?.none, periods: periods)
     }
 
-    static func engine<Probe: RenderProbe>(_ run: PacedRun, probe: Probe,
-                                           periods: Int = 8) throws -> RealtimeAudioEngine {
+    static func engine<Probe: RenderProbe>(_ run: PacedRun, probe: Probe, periods: Int = 8,
+                                           spares: Int? = nil) throws -> RealtimeAudioEngine {
+        var render = Replay.configuration.render
+        if let spares { render.stretchSpares = spares }
         // SCHED_FIFO where permitted, so a busy machine does not add underruns of its own.
         let configuration = EngineConfiguration(periodFrames: 1024, periods: periods, realtimePriority: 50,
-                                                lockMemory: false, render: Replay.configuration.render, rewind: rewind)
+                                                lockMemory: false, render: render, rewind: rewind)
         return try RealtimeAudioEngine(output: try run.output(), configuration: configuration, probe: probe)
     }
 
@@ -57,13 +59,23 @@ struct RewindTests {
     /// so a rewound renderer plays what the offline render plays, every sample, with no
     /// heap call on the render thread at 50, 75 or 150 %.
     @Test func speedChangesAreRewoundTooAndTheDevicePlaysTheOfflineRender() throws {
-        try Self.rewoundRun("rewind-speed", [
-            (.setSpeed(75), 12_000), (.seek(96_000), 12_000),
-            (.setLoop(start: 100_000, end: 110_000, countdownBeforeRepeat: 0), 12_000), (.setSpeed(50), 30_000),
-            (.setSpeed(150), 20_000), (.pause, 12_000), (.play(from: 102_000, countdown: 1), 12_000),
-            (.clearLoop, 60_000), (.setSpeed(100), 12_000), (.seek(300_000), 12_000), (.setSpeed(55), 12_000),
-            (.stop, 12_000),
-        ])
+        try Self.rewoundRun("rewind-speed", Self.speedScript)
+    }
+
+    static let speedScript: [(RenderCommand, Int64)] = [
+        (.setSpeed(75), 12_000), (.seek(96_000), 12_000),
+        (.setLoop(start: 100_000, end: 110_000, countdownBeforeRepeat: 0), 12_000), (.setSpeed(50), 30_000),
+        (.setSpeed(150), 20_000), (.pause, 12_000), (.play(from: 102_000, countdown: 1), 12_000),
+        (.clearLoop, 60_000), (.setSpeed(100), 12_000), (.seek(300_000), 12_000), (.setSpeed(55), 12_000),
+        (.stop, 12_000),
+    ]
+
+    /// The same with spare stretchers, whatever the library (they are kept where its reset
+    /// calls the heap, Rubber Band 3.2 on): each stream starts on a spare the control side
+    /// reset, none on a stretcher reset on the render thread, and the device plays every
+    /// sample the offline render plays (where a start resets the spare it leaves at once).
+    @Test func withSpareStretchersNoStartResetsOnTheRenderThread() throws {
+        try Self.rewoundRun("rewind-spares", Self.speedScript, spares: StretchPool.spareCount)
     }
 
     /// A buffer deeper than a stretched stream's default ring (1024 × 32, 32,768 frames,
@@ -91,7 +103,7 @@ struct RewindTests {
     /// stretcher's samples depend on what it ran before: exact only near the end of what
     /// was written, as `behind`'s 2,048 frames are.
     static func rewoundRun(_ name: String, _ script: [(RenderCommand, Int64)], periods: Int = 8,
-                           behind: Int64 = 2_048, exact: Bool = true) throws {
+                           behind: Int64 = 2_048, exact: Bool = true, spares: Int? = nil) throws {
         let run = try PacedRun(name, seconds: 20, device: .paced(continuous: true))
         defer { run.close() }
         let path = run.tapPath
@@ -101,7 +113,7 @@ struct RewindTests {
                     TimedCommand(StampedCommand(.play(from: 0, countdown: 0), epoch: 2), frame: 0)]
         var reports: [AudioReport] = []
         var log: [String] = []
-        let engine = try Self.engine(run, probe: Self.probe, periods: periods)
+        let engine = try Self.engine(run, probe: Self.probe, periods: periods, spares: spares)
         // Making the stretchers at the first speed change takes longer (in a debug build) than
         // the 2048 frames these commands leave: made now, handed over with that change.
         if script.contains(where: { if case .setSpeed = $0.0 { true } else { false } }) { engine.prepareStretchers() }
@@ -134,6 +146,8 @@ struct RewindTests {
         #expect(engine.xrunCount == 0, "\(log)")
         #expect(!log.contains { $0.contains("late") }, "\(log)")
         #expect(engine.probeResult == Self.noHeapCalls)
+        #expect(engine.stretchVoices == 0 || engine.stretchSpares == spares ?? engine.configuration.render.stretchSpares)
+        #expect(engine.stretchResetsAtStart == 0, "stream starts that reset a stretcher on the render thread")
         let truth = try run.truth()
         let gaps = truth.gaps(before: engine.framesHanded)
         #expect(gaps.xruns.isEmpty && gaps.shorts.isEmpty, "underruns \(gaps.xruns), short fetches \(gaps.shorts)")
