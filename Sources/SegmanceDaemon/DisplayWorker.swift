@@ -36,10 +36,14 @@ public final class DisplayWorker: @unchecked Sendable {
         wake = try DaemonError.system { () throws(SystemError) in try EventDescriptor() }
     }
 
+    /// The drawing thread's stack (it formats a frame and writes it to the bus): locked in
+    /// full with the rest of memory, where glibc's default would be 8 MB.
+    static let stackBytes = 1 << 20
+
     /// Starts the drawing thread.
     public func start() throws(DaemonError) {
         thread = try DaemonError.system { () throws(SystemError) in
-            try SystemThread(name: "segmance-lcd") { [self] in threadMain() }
+            try SystemThread(name: "segmance-lcd", stackBytes: Self.stackBytes) { [self] in threadMain() }
         }
     }
 

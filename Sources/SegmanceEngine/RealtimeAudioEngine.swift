@@ -212,10 +212,16 @@ public final class RealtimeAudioEngine: AudioEngine {
     /// Starts the render thread on `renderThread` (`argument`), at SCHED_FIFO `priority` if given.
     private func startRenderThread(_ argument: UnsafeMutableRawPointer,
                                    priority: Int32?) throws(SystemError) -> SystemThread {
-        try SystemThread(name: "segmance-audio", scheduling: priority.map { .fifo($0) }) {
+        try SystemThread(name: "segmance-audio", scheduling: priority.map { .fifo($0) },
+                         stackBytes: Self.renderStackBytes) {
             _ = renderThreadEntry(argument)
         }
     }
+
+    /// The render thread's stack: it calls no deeper than the renderer, alsa-lib's plugins and
+    /// Rubber Band's `process`. Locked in full with the rest of memory: glibc's default (8 MB)
+    /// was a sixteenth of the service's LimitMEMLOCK.
+    static let renderStackBytes = 2 << 20
 
     /// Ends the render thread after the period it is on and waits for it. With `drain`,
     /// what is queued in the device plays out (`snd_pcm_drain`, at most a buffer);

@@ -82,6 +82,7 @@ import Glibc
                                     environment: ["NOTIFY_SOCKET=\(manager.name)", "PATH=/usr/bin:/bin"])
         #expect(manager.receive().hasPrefix("READY=1"))
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
         #expect(kill(pid, SIGTERM) == 0)
         #expect(waitFor(pid) == 0)
         let kilobytes = { (key: String) -> Int? in
@@ -96,7 +97,23 @@ import Glibc
         let limit = try #require(try Self.serviceMemlockLimitKiB())
         print("segmance run, ready: \(size / 1024) MB of address space, \(locked / 1024) MB locked; "
               + "LimitMEMLOCK \(limit / 1024) MB")
-        #expect(size <= limit / 2, "\(size) KiB of address space at ready; LimitMEMLOCK \(limit) KiB")
+        #expect(size <= limit / 2, Comment(rawValue: "\(size) KiB of address space at ready; LimitMEMLOCK "
+                    + "\(limit) KiB; the largest: \(Self.largestMappings(maps))"))
+    }
+
+    /// The address space of `/proc/PID/maps` text by what is mapped (a file, or the kind of
+    /// anonymous mapping), the eight largest, in KiB.
+    static func largestMappings(_ maps: String) -> String {
+        var sizes: [String: Int] = [:]
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let bounds = fields.first?.split(separator: "-") ?? []
+            guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16)
+            else { continue }
+            let name = fields.count > 5 ? fields[5...].joined(separator: " ") : "[anonymous \(fields[1])]"
+            sizes[name, default: 0] += (end - start) / 1024
+        }
+        return sizes.sorted { $0.value > $1.value }.prefix(8).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 
     /// The service's LimitMEMLOCK (deploy/segmance.service), in KiB.
