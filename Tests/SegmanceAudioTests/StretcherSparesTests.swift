@@ -49,10 +49,26 @@ import SegmanceCore
                                          spares: spares))
     }
 
-    @Test func aStartTakesASpareTheControlSideResetAndPlaysWhatTheTwinPlays() throws {
+    /// Runs `body` with an eight-second tone part.
+    static func withPart(_ body: (PCMSlice) throws -> Void) rethrows {
         let pcm = SpeedTests.tone(frames: 8 * 48_000)
         defer { pcm.deallocate() }
-        let part = PCMSlice(base: pcm, frames: 8 * 48_000)
+        try body(PCMSlice(base: pcm, frames: 8 * 48_000))
+    }
+
+    /// A storage with `spares` whose used spares the control side resets, and its render
+    /// of the cues with no resets from that side.
+    static func unattended(spares: Int, _ part: PCMSlice) throws -> (StretchStorage, [Float]) {
+        let storage = try make(spares: spares)
+        storage.resetSparesOnTheControlSide()
+        return (storage, render(storage, part))
+    }
+
+    @Test func aStartTakesASpareTheControlSideResetAndPlaysWhatTheTwinPlays() throws {
+        try Self.withPart { part in try Self.twinAndEngine(part) }
+    }
+
+    static func twinAndEngine(_ part: PCMSlice) throws {
         let twin = try Self.make(spares: 2)
         let engine = try Self.make(spares: 2)
         engine.resetSparesOnTheControlSide()
@@ -74,29 +90,23 @@ import SegmanceCore
     /// With no spare clean (the control side has not reset the ones used), a start resets
     /// its engine's stretcher itself, and counts it: what the engine's tests watch.
     @Test func aStartWithNoCleanSpareResetsItsOwnStretcherAndCountsIt() throws {
-        let pcm = SpeedTests.tone(frames: 8 * 48_000)
-        defer { pcm.deallocate() }
-        let part = PCMSlice(base: pcm, frames: 8 * 48_000)
-        let engine = try Self.make(spares: 2)
-        engine.resetSparesOnTheControlSide()
-        let out = Self.render(engine, part)
-        #expect(engine.pool.resetsAtStart >= 4, "\(engine.pool.resetsAtStart) starts reset their own stretcher")
-        #expect(engine.resetUsedSpares() == 2, "both spares were taken and left used")
-        #expect(engine.resetUsedSpares() == 0)
-        #expect(out.contains { $0 != 0 } && !out.contains { $0.isNaN })
+        try Self.withPart { part in
+            let (engine, out) = try Self.unattended(spares: 2, part)
+            #expect(engine.pool.resetsAtStart >= 4, "\(engine.pool.resetsAtStart) starts reset their own stretcher")
+            #expect(engine.resetUsedSpares() == 2, "both spares were taken and left used")
+            #expect(engine.resetUsedSpares() == 0)
+            #expect(out.contains { $0 != 0 } && !out.contains { $0.isNaN })
+        }
     }
 
     /// Without spares (where a reset does not call the heap) a start resets in place, as it
     /// always did: nothing counted, nothing for the control side.
     @Test func withoutSparesAStartResetsInPlace() throws {
-        let pcm = SpeedTests.tone(frames: 8 * 48_000)
-        defer { pcm.deallocate() }
-        let part = PCMSlice(base: pcm, frames: 8 * 48_000)
-        let storage = try Self.make(spares: 0)
-        storage.resetSparesOnTheControlSide()
-        let out = Self.render(storage, part)
-        #expect(storage.spareCount == 0 && storage.pool.resetsAtStart == 0 && storage.resetUsedSpares() == 0)
-        #expect(out.contains { $0 != 0 })
+        try Self.withPart { part in
+            let (storage, out) = try Self.unattended(spares: 0, part)
+            #expect(storage.spareCount == 0 && storage.pool.resetsAtStart == 0 && storage.resetUsedSpares() == 0)
+            #expect(out.contains { $0 != 0 })
+        }
     }
 
     /// The library decides the default: spares exactly where a reset calls the heap.
