@@ -69,11 +69,12 @@ public final class TimeStretcher {
     }()
 
     /// The real-time calls on a stretcher owned by a `TimeStretcher`: valid while it lives.
-    /// None of them allocates once the stretcher has run at the ratios it will see.
+    /// None of them allocates once the stretcher has run at the ratios it will see, but
+    /// `reset` from Rubber Band 3.2 on (`resetCallsTheHeap`).
     public struct Handle: @unchecked Sendable {
         let state: RubberBandState
 
-        /// Forgets all input and output, keeps the ratio.
+        /// Forgets all input and output, keeps the ratio. Calls the heap from 3.2 on.
         @inline(__always)
         public func reset() { rubberband_reset(state) }
 
