@@ -33,8 +33,6 @@ struct RenderContext<Probe: RenderProbe>: ~Copyable {
     /// With rewinds: the renderer's state at each of the last `snapshotCount` chunk
     /// boundaries, slot `(boundary / periodFrames) % snapshotCount`.
     let snapshots: UnsafeMutablePointer<RenderSnapshot>
-    /// The stretch pool's spares taken when the control side was last woken for them.
-    var sparesSeen = 0
     let snapshotCount: Int
     /// With rewinds: reports of frames that may still be rendered again, oldest first,
     /// held until the device has played up to the guard before them.
@@ -48,6 +46,8 @@ struct RenderContext<Probe: RenderProbe>: ~Copyable {
     /// Renderer history entries below this index are published as they are (a rewind
     /// lowers it to the count it restored).
     var spanSynced = 0
+    /// The stretch pool's spares taken when the control side was last woken for them.
+    var sparesSeen = 0
     /// The device clock's reading last published.
     var anchorT: Int64 = 0
     var anchorF: Int64 = 0
