@@ -233,8 +233,7 @@ import Testing
         let dir = try temp.make()
         try FFmpegTool.encode(try source(dir, seconds: 0.5).0, to: dir + "/song.m4a", ["-c:a", "aac"])
         let helper = dir + "/dying-helper"
-        try "#!/bin/sh\n\(script)\n".write(toFile: helper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: helper)
+        try TestFiles.writeExecutable("#!/bin/sh\n\(script)\n", to: helper)
         do {
             _ = try FFmpegDecoder(helper: helper).decodeAll(dir + "/song.m4a")
             Issue.record("decoded")

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SndFile
 
 /// Temporary folders made by one test, removed when the test's suite instance goes away.
@@ -37,6 +38,18 @@ public enum TestFiles {
 
     public static func writeText(_ text: String, to path: String) throws {
         try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    /// Writes `text` to a new file with mode 0755, to be run. Opened close-on-exec: Foundation
+    /// writes through `mkstemp`, whose descriptor stays open in every child another test
+    /// spawns meanwhile, for the child's whole life; running the file then fails (ETXTBSY).
+    public static func writeExecutable(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     /// Interleaved float samples of a sine, the same on every channel.

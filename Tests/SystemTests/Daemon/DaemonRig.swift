@@ -177,6 +177,8 @@ final class DaemonRig {
     /// far (an underrun is seen in the harness first as the loopback card's pointers moving).
     func sayingAudioTrouble(_ body: () throws -> Void) throws {
         do { try body() } catch {
+            // The daemon logs what its render thread reported at its loop's next pass.
+            Box.hold(milliseconds: 500)
             let trouble = audioTrouble
             guard !trouble.isEmpty else { throw error }
             throw BoxError("\(error)\nthe daemon's audio trouble meanwhile:\n" + trouble.joined(separator: "\n"))

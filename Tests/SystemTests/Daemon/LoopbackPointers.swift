@@ -42,8 +42,10 @@ struct LoopbackPointers: Equatable {
         let end = Box.now()
         let played = try pointers(playback)
         guard captured.hw - played.hw <= cableOffset else {
+            // Both sides' whole status (state, trigger time, pointers) say which end moved.
+            let texts = [capture, playback].map { path in "\(path):\n" + ((try? Box.read(path)) ?? "(unreadable)") }
             throw BoxError("the loopback cable's offset grew from \(cableOffset) to \(captured.hw - played.hw) frames "
-                + "(an underrun of the daemon's playback moves it)")
+                + "(an underrun of the daemon's playback moves it); read again:\n" + texts.joined(separator: "\n"))
         }
         return LoopbackPointers(captureFrame: captured.hw, renderedThrough: played.appl + cableOffset,
                                 captureReadStart: start, captureReadEnd: end)
