@@ -27,4 +27,6 @@ packages=(
   dosfstools exfatprogs ntfs-3g e2fsprogs   # stick images of each file system (the mount helper's plan tests)
   "$@"
 )
+# From trixie on, jack_wait (the engine tests wait for jackd with it) is in jack-example-tools.
+if apt-cache show jack-example-tools >/dev/null 2>&1; then packages+=(jack-example-tools); fi
 exec "$(dirname "$0")/apt-install.sh" install-deps "${packages[@]}"
