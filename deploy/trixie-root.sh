@@ -43,9 +43,7 @@ for dir in proc dev; do
 done
 
 stamp=$root/var/lib/segmance-root-packages
-# jackd2, its jack_wait (trixie moved it to jack-example-tools) and alsa-lib's jack plugin:
-# the paced PCM the engine tests play to, as install-deps.sh installs on the host.
-wanted="swiftlang git pkg-config file rsync lld gcc-aarch64-linux-gnu jackd2 jack-example-tools libasound2-plugins $dev_packages
+wanted="swiftlang git pkg-config file rsync lld gcc-aarch64-linux-gnu $dev_packages
   $(for p in $dev_packages; do printf '%s:arm64 ' "$p"; done)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
   log "installing trixie's Swift and the -dev packages (amd64 and arm64)"
