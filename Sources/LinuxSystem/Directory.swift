@@ -20,6 +20,20 @@ public struct Directory: Sendable {
         self.path = path
     }
 
+    /// Creates a new empty directory, mode 0700, named `prefix` and six random characters
+    /// (`mkdtemp`), e.g. prefix "/tmp/segmance-" gives "/tmp/segmance-a1B2c3".
+    public static func makeUnique(prefix: String) throws(SystemError) -> Directory {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        // mkdtemp fills in the template in place: its path is read while the array is alive.
+        let made: Result<String, SystemError> = template.withUnsafeMutableBufferPointer { buffer in
+            guard let path = mkdtemp(buffer.baseAddress!) else {
+                return .failure(SystemError("mkdtemp", path: prefix + "XXXXXX"))
+            }
+            return .success(String(cString: path))
+        }
+        return Directory(try made.get())
+    }
+
     // The name is read where the kernel put it, NUL-terminated: on exFAT and NTFS it may be
     // longer than the 256 bytes `dirent.d_name` declares.
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19

@@ -60,12 +60,12 @@ public final class Library: Sendable {
     /// A library in a fresh folder under the temporary directory, removed with everything in
     /// it when the library goes: the simulator's and the twin's when no library is named.
     public static func temporary(_ label: String, sampleRate: Int = 48_000) throws -> Library {
-        var template = Array((NSTemporaryDirectory() + "\(label)-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw LibraryError(directory: NSTemporaryDirectory(), action: "create a temporary library",
-                               error: SystemError("mkdtemp", path: NSTemporaryDirectory()))
+        let directory: String
+        do {
+            directory = try Directory.makeUnique(prefix: NSTemporaryDirectory() + "\(label)-").path
+        } catch {
+            throw LibraryError(directory: NSTemporaryDirectory(), action: "create a temporary library", error: error)
         }
-        let directory = String(cString: made)
         do {
             return try Library(directory: directory, sampleRate: sampleRate, recover: true,
                                reserve: MediaStore.defaultReserve, removesDirectory: true)

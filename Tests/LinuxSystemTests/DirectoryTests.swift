@@ -28,6 +28,29 @@ import Testing
         }
     }
 
+    @Test func makeUniqueCreatesAFreshPrivateDirectoryEachTime() throws {
+        let folder = ScratchFolder()
+        let first = try Directory.makeUnique(prefix: folder.path + "/library-")
+        let second = try Directory.makeUnique(prefix: folder.path + "/library-")
+        #expect(first.path != second.path)
+        for made in [first, second] {
+            #expect(made.path.hasPrefix(folder.path + "/library-"))
+            #expect(made.path.count == (folder.path + "/library-").count + 6)
+            var info = stat()
+            #expect(stat(made.path, &info) == 0)
+            #expect(info.st_mode & S_IFMT == S_IFDIR)
+            #expect(info.st_mode & 0o777 == 0o700)
+            #expect(try made.names().isEmpty)
+        }
+    }
+
+    @Test func makeUniqueInAMissingFolderThrowsNamingIt() {
+        let folder = ScratchFolder()
+        #expect(throws: SystemError("mkdtemp", path: folder.path + "/gone/x-XXXXXX", code: ENOENT)) {
+            _ = try Directory.makeUnique(prefix: folder.path + "/gone/x-")
+        }
+    }
+
     @Test func theBodyStopsTheListing() throws {
         let folder = ScratchFolder()
         for name in ["1", "2", "3", "4"] { folder.touch(name) }

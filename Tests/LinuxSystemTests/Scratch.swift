@@ -1,12 +1,12 @@
 import Glibc
+import LinuxSystem
 
 /// A fresh folder under /tmp, removed with its files when the value goes.
 final class ScratchFolder {
     let path: String
 
     init() {
-        var template = Array("/tmp/linuxsystem-test-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)!)
+        path = try! Directory.makeUnique(prefix: "/tmp/linuxsystem-test-").path
     }
 
     deinit { _ = system("rm -rf '\(path)'") }

@@ -10,10 +10,10 @@ public enum FuzzFolder {
     public static let path: String = {
         let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         var template = Array("\(base)/segmance-fuzz-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            preconditionFailure("mkdtemp in \(base): \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
+        // mkdtemp fills in the template in place: its path is read while the array is alive.
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!).map { String(cString: $0) } }
+        guard let made else { preconditionFailure("mkdtemp in \(base): \(String(cString: strerror(errno)))") }
+        return made
     }()
 
     /// Writes `bytes` to `name` in the folder; its path.
