@@ -4,7 +4,7 @@
 # The kernel headers follow the ABI that linux-image-amd64 depends on today, the same one
 # Tests/System/build.sh boots. Safe to run again.
 #   deploy/install-box-deps.sh --arch arm64   also what the arm64 box (Tests/System/arm64/) needs:
-#   qemu-system-aarch64, qemu-user (the twin agreement, the instruction counts), debootstrap
+#   qemu-system-aarch64, qemu-user (the twin agreement, the instruction counts), mmdebstrap
 #   for its trixie root, the cross compiler for its out-of-tree modules.
 set -euo pipefail
 as_root=()
@@ -37,7 +37,7 @@ if [ "${1:-}" = --arch ] && [ "${2:-}" = arm64 ]; then
     qemu-system-arm           # qemu-system-aarch64 -M virt (TCG)
     qemu-user-static          # the trixie arm64 root's second stage, the arm64 twin (binfmt_misc)
     qemu-user                 # qemu-aarch64 with TCG plugins: the instruction counts
-    debootstrap               # the arm64 trixie root
+    mmdebstrap arch-test      # the arm64 trixie root (arch-test: mmdebstrap checks binfmt with it)
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross   # gpio-sim and i2c-stub for trixie's arm64 kernel
     debian-archive-keyring    # trixie's lists, read in an apt configuration of their own
   )

@@ -6,7 +6,7 @@
 # (downloads in …/arm64/debs, trixie's apt lists in …/arm64/apt, the root in …/arm64/root.img)
 # and is reused when present. Prints the kernel folder last.
 #   Tests/System/arm64/build.sh [DEB]   with a .deb, its Depends are installed into the root
-# Needs the packages of deploy/install-box-deps.sh --arch arm64, and root (debootstrap).
+# Needs the packages of deploy/install-box-deps.sh --arch arm64, and root (mmdebstrap).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${SEGMANCE_BOX_CACHE:-$HOME/.cache/segmance-box}

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The arm64 box's root file system: Debian 13 trixie for arm64 made by debootstrap (the
-# second stage runs arm64 binaries through qemu-user-static and binfmt_misc), with the
+# The arm64 box's root file system: Debian 13 trixie for arm64 made by mmdebstrap (the
+# packages' scripts run as arm64 binaries through qemu-user-static and binfmt_misc), with the
 # guest's tools and the runtime libraries of the package, packed as an ext4 image the VM
 # boots read-only (a tmpfs overlay on top, as the x86 box does with the host's root).
 #   Tests/System/arm64/make-root.sh ROOT_IMAGE [EXTRA_PACKAGE...]
 # Rebuilt only when the package list (the ones below and the extras: the .deb's Depends)
-# names one the image lacks; what the image holds is listed beside it. Needs root, debootstrap, qemu-user-static.
+# names one the image lacks; what the image holds is listed beside it. Needs root, mmdebstrap,
+# qemu-user-static.
 set -euo pipefail
 image=$1
 shift
@@ -35,24 +36,29 @@ if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
   cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
 fi
 if [ ! -x "$work/usr/bin/apt-get" ]; then
-  log "debootstrap trixie arm64 into $work"
-  rm -rf "$work"
-  debootstrap --arch=arm64 --variant=minbase --foreign trixie "$work" "$mirror" >&2
-  chroot "$work" /debootstrap/debootstrap --second-stage >&2
+  # mmdebstrap resolves and downloads with the host's apt and installs every package in one
+  # pass: only the packages' own scripts run under qemu-user.
+  command -v mmdebstrap >/dev/null || "$(dirname "$0")/../../../deploy/apt-install.sh" box-build mmdebstrap >&2
+  log "mmdebstrap trixie arm64 with ${#packages[@]} packages into $work"
+  rm -rf "$work" "$work.tmp"
+  mmdebstrap --mode=root --arch=arm64 --variant=minbase --skip=cleanup/apt/lists \
+    --include="$(printf '%s,' "${packages[@]}")" trixie "$work.tmp" "$mirror" >&2
+  mv "$work.tmp" "$work"
+else
+  # What is installed already stays; apt-get (under qemu-user, slow) adds what the list names now.
+  for d in proc dev; do mount --bind "/$d" "$work/$d"; done
+  trap 'umount "$work/proc" "$work/dev" 2>/dev/null || true' EXIT
+  # apt-get update under qemu-user takes minutes: only when the root's lists are a day old.
+  if [ -z "$(find "$work/var/lib/apt/lists" -name '*_Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+    chroot "$work" apt-get update -qq >&2
+  fi
+  log "installing ${#packages[@]} packages into the root"
+  DEBIAN_FRONTEND=noninteractive chroot "$work" apt-get install -y -q --no-install-recommends "${packages[@]}" >&2
+  chroot "$work" apt-get clean
+  umount "$work/proc" "$work/dev"
+  trap - EXIT
+  for d in proc dev; do ! mountpoint -q "$work/$d" || { log "$work/$d is still mounted"; exit 1; }; done
 fi
-# What is installed already stays; apt-get adds what the list names now.
-for d in proc dev; do mount --bind "/$d" "$work/$d"; done
-trap 'umount "$work/proc" "$work/dev" 2>/dev/null || true' EXIT
-log "installing ${#packages[@]} packages into the root"
-# apt-get update under qemu-user takes minutes: only when the root's lists are a day old.
-if [ -z "$(find "$work/var/lib/apt/lists" -name '*_Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
-  chroot "$work" apt-get update -qq >&2
-fi
-DEBIAN_FRONTEND=noninteractive chroot "$work" apt-get install -y -q --no-install-recommends "${packages[@]}" >&2
-chroot "$work" apt-get clean
-umount "$work/proc" "$work/dev"
-trap - EXIT
-for d in proc dev; do ! mountpoint -q "$work/$d" || { log "$work/$d is still mounted"; exit 1; }; done
 # The guest has no network: apt installs a .deb from what the root holds.
 echo 'Acquire::Languages "none";' > "$work/etc/apt/apt.conf.d/90box"
 size=$(( $(du -sm "$work" | cut -f1) * 13 / 10 + 200 ))
