@@ -5,6 +5,10 @@ import Glibc
 ///
 /// The handle is used from one thread at a time; it may move between threads.
 public final class GPIOChip: @unchecked Sendable {
+    /// The libgpiod API this build was compiled against: 1 (libgpiod 1.6, Debian 12) or 2
+    /// (libgpiod 2.x, Debian 13 and Raspberry Pi OS), chosen by the header installed.
+    public static let libgpiodAPI = GPIOEventReader.apiVersion
+
     var handle: OpaquePointer { chip.handle }
     private let chip: GPIOChipHandle
     /// The descriptor the chip was opened by: a path, name, number or label.

@@ -8,6 +8,9 @@
 #                                  checks of the stick and the package still run)
 #   SEGMANCE_BOX_KEEP=1 …          keep the run folder (the daemons' logs, the LCD's screens,
 #                                  the capture beside the twin's audio; boxrun --keep)
+#   SEGMANCE_BOX_GPIOD_API=2 …     the GPIO system tests (ButtonsAndEncoder) only, with the test
+#                                  bundle built against trixie's libgpiod 2 (gpiod2-prefix.sh) in
+#                                  .build-gpiod2: the same tests on the API Raspberry Pi OS has
 # Builds the test bundle (swift build --build-tests), the box (Tests/System/build.sh,
 # cached in ${SEGMANCE_BOX_CACHE:-$HOME/.cache/segmance-box}) and the package
 # (deploy/build-deb.sh: the release binary the daemon's tests run, installed in the VM),
@@ -35,11 +38,30 @@ timed() {   # timed NAME CMD...: runs CMD, says how long it took
   echo "system: $name took $((SECONDS - t0)) s"
 }
 
-timed "test bundle build" swift build --build-tests
+if [ "${SEGMANCE_BOX_GPIOD_API:-1}" = 2 ]; then
+  prefix=$("$here/gpiod2-prefix.sh")
+  libdir=$prefix/usr/lib/x86_64-linux-gnu
+  # GNU ld searches every -L for -lgpiod in order, and the other libraries' pkg-config files
+  # put /usr/lib/x86_64-linux-gnu first: in a mount namespace of its own, the build sees
+  # libgpiod 2's library and header where bookworm's libgpiod 1 has its own.
+  timed "test bundle build against libgpiod 2" unshare --mount --propagation private sh -ec '
+    mount --bind "$1/libgpiod.so" /usr/lib/x86_64-linux-gnu/libgpiod.so
+    mount --bind "$2/gpiod.h" /usr/include/gpiod.h
+    exec swift build --build-tests --scratch-path .build-gpiod2 -Xlinker -rpath -Xlinker "$1"
+  ' gpiod2 "$libdir" "$prefix/usr/include"
+  export SEGMANCE_BOX_BUNDLE=.build-gpiod2/debug/SegmancePackageTests.xctest SEGMANCE_BOX_SWIFT_ONLY=1
+  export SEGMANCE_BOX_FILTER=${SEGMANCE_BOX_FILTER:-ButtonsAndEncoder} SEGMANCE_BOX_NO_DEB=1
+  readelf -d "$SEGMANCE_BOX_BUNDLE" | grep -q 'Shared library: \[libgpiod.so.3\]' \
+    || { echo "system: the bundle of .build-gpiod2 does not link libgpiod.so.3"; exit 1; }
+else
+  timed "test bundle build" swift build --build-tests
+fi
 t0=$SECONDS
 "$here/build.sh" > /dev/null
 echo "system: box build took $((SECONDS - t0)) s"
-if [ "${SEGMANCE_BOX_NO_DEB:-0}" != 1 ]; then
+if [ "${SEGMANCE_BOX_SWIFT_ONLY:-0}" = 1 ]; then
+  :
+elif [ "${SEGMANCE_BOX_NO_DEB:-0}" != 1 ]; then
   t0=$SECONDS
   deb=$(deploy/build-deb.sh | tail -1)
   echo "system: package build took $((SECONDS - t0)) s: $deb"

@@ -1,3 +1,4 @@
+import Glibc
 import GPIOD
 import SegmanceControls
 import SegmanceCore
@@ -32,6 +33,14 @@ extension SystemTests {
             #expect(events.map(\.event) == expected, "edges (line, level, µs): \(run.summary)",
                     sourceLocation: sourceLocation)
             return run
+        }
+
+        /// The box runs these tests once per libgpiod API (Tests/System/run.sh, and with
+        /// SEGMANCE_BOX_GPIOD_API=2 a build against trixie's libgpiod 2): each run says which.
+        @Test func theBuildUsesTheLibgpiodAPITheBoxAskedFor() throws {
+            print("libgpiod API \(GPIOChip.libgpiodAPI)")
+            let asked = getenv("SEGMANCE_BOX_GPIOD_API").flatMap { Int(String(cString: $0)) } ?? 1
+            #expect(GPIOChip.libgpiodAPI == asked)
         }
 
         @Test func aBouncyTapOnPlayIsOnePress() throws {

@@ -6,7 +6,9 @@
 # check when $SEGMANCE_BOX_DEB names a .deb, and the daemon's tests (SystemTests/Daemon): from
 # the installed package, as user segmance, with udevd giving the devices to its groups — or,
 # with no package, as root with $SEGMANCE_BOX_SEGMANCE. $SEGMANCE_BOX_FILTER (a regular
-# expression) runs only the Swift tests it matches. Ends with the line "box: N passed, N failed".
+# expression) runs only the Swift tests it matches; $SEGMANCE_BOX_BUNDLE names another test
+# bundle, and SEGMANCE_BOX_SWIFT_ONLY=1 stops after the Swift system tests. Ends with the line
+# "box: N passed, N failed".
 . "$BOX_DIR/guest/boxlib.sh"
 . "$BOX_DIR/guest/hardware.sh"
 passed=0 failed=0
@@ -21,7 +23,8 @@ swift_tests() {
   local name=$1 t0 status total broken skipped log=/tmp/swift-$RANDOM.log
   shift
   t0=$(date +%s%N)
-  ${harness_nice:+nice -n "$harness_nice"} .build/debug/SegmancePackageTests.xctest --testing-library swift-testing "$@" 2>&1 \
+  ${harness_nice:+nice -n "$harness_nice"} "${SEGMANCE_BOX_BUNDLE:-.build/debug/SegmancePackageTests.xctest}" \
+    --testing-library swift-testing "$@" 2>&1 \
     | sed 's/\x1b\[[0-9;]*m//g' | tee "$log"
   status=${PIPESTATUS[0]}
   total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$log" | tail -1)
@@ -57,6 +60,11 @@ daemon_tests() { harness_nice=10 swift_tests "daemon tests" --filter "SystemTest
 # "aStick" ran library tests that bind-mount /proc/self/mem, and the guest hung twice).
 only=${SEGMANCE_BOX_FILTER:+(${SEGMANCE_BOX_FILTER})}
 swift_tests "Swift system tests" --filter "SystemTests/.*$only" --skip 'SystemTests/Daemon/'
+if [ "${SEGMANCE_BOX_SWIFT_ONLY:-0}" = 1 ]; then
+  echo "box: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 check "USB stick" bash "$BOX_DIR/guest/stick-test.sh"
 check "save to stick" bash "$BOX_DIR/guest/stick-save-test.sh"
 check "full disk" bash "$BOX_DIR/guest/full-disk.sh"
