@@ -158,7 +158,7 @@ let package = Package(
         // Real kernel objects: threads, eventfd, signalfd, pidfd, timerfd, pagemap, directories.
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "CMallocCounter"]),
         // Temporary folders and generated audio shared by the test targets.
-        .target(name: "SegmanceTestSupport", dependencies: ["SndFile"], path: "Tests/SegmanceTestSupport"),
+        .target(name: "SegmanceTestSupport", dependencies: ["SndFile", "LinuxSystem"], path: "Tests/SegmanceTestSupport"),
         .testTarget(name: "SegmanceMediaTests", dependencies: [
             "SegmanceStick", "AudioDecoding", "FFmpegHelper", "BeatTracking", "SndFile", "SegmanceTestSupport", "TOML",
             "Aubio",

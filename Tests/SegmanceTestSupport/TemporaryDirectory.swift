@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,10 +10,11 @@ public struct TemporaryDirectory: Sendable {
     public let path: String
 
     public init(_ label: String = "test") {
-        var template = Array("/tmp/segmance-\(label)-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            path = try Directory.makeUnique(prefix: "/tmp/segmance-\(label)-").path
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 
     /// The path of `name` in this folder.

@@ -50,7 +50,7 @@ if [ "${SEGMANCE_BOX_GPIOD_API:-1}" = 2 ]; then
     exec swift build --build-tests --scratch-path .build-gpiod2 -Xlinker -rpath -Xlinker "$1"
   ' gpiod2 "$libdir" "$prefix/usr/include"
   export SEGMANCE_BOX_BUNDLE=.build-gpiod2/debug/SegmancePackageTests.xctest SEGMANCE_BOX_SWIFT_ONLY=1
-  export SEGMANCE_BOX_FILTER=${SEGMANCE_BOX_FILTER:-ButtonsAndEncoder} SEGMANCE_BOX_NO_DEB=1
+  export SEGMANCE_BOX_FILTER=${SEGMANCE_BOX_FILTER:-ButtonsAndEncoder}
   readelf -d "$SEGMANCE_BOX_BUNDLE" | grep -q 'Shared library: \[libgpiod.so.3\]' \
     || { echo "system: the bundle of .build-gpiod2 does not link libgpiod.so.3"; exit 1; }
 else
